@@ -1,0 +1,91 @@
+//! The typed model of an annotated enum. Keeps the original syntax so every
+//! error can point at the user's tokens.
+
+use quote::ToTokens;
+use syn::ext::IdentExt;
+use syn::{Fields, Ident, ItemEnum};
+
+use crate::case::RenameRule;
+use crate::attr::{ContainerAttrs, Spanned, TagValue, VariantAttrs};
+use crate::ctx::Ctxt;
+
+pub struct Container<'a> {
+    pub item: &'a ItemEnum,
+    pub attrs: ContainerAttrs,
+    pub variants: Vec<Variant<'a>>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    Unit,
+    Newtype,
+    Struct,
+    Tuple,
+}
+
+pub struct Variant<'a> {
+    pub original: &'a syn::Variant,
+    pub style: Style,
+    /// The tag written (first) and every tag accepted, aliases included.
+    pub tags: Vec<Spanned<TagValue>>,
+}
+
+impl<'a> Container<'a> {
+    pub fn from_ast(cx: &Ctxt, attrs: ContainerAttrs, item: &'a ItemEnum) -> Self {
+        let rule = attrs.rename_all.as_ref().map(|r| r.value);
+        let variants = item
+            .variants
+            .iter()
+            .map(|original| {
+                let attrs = VariantAttrs::parse(cx, &original.attrs);
+                let style = match &original.fields {
+                    Fields::Unit => Style::Unit,
+                    Fields::Named(_) => Style::Struct,
+                    Fields::Unnamed(f) if f.unnamed.len() == 1 => Style::Newtype,
+                    Fields::Unnamed(_) => Style::Tuple,
+                };
+                let primary = match &attrs.name {
+                    Some(name) => name.clone(),
+                    None => Spanned {
+                        value: TagValue::Str(default_name(&original.ident, rule)),
+                        tokens: original.ident.to_token_stream(),
+                    },
+                };
+                let mut tags = vec![primary];
+                tags.extend(attrs.aliases.iter().cloned());
+                Variant {
+                    original,
+                    style,
+                    tags,
+                }
+            })
+            .collect();
+        Container {
+            item,
+            attrs,
+            variants,
+        }
+    }
+
+    pub fn ident(&self) -> &Ident {
+        &self.item.ident
+    }
+
+    pub fn tag_key(&self) -> Option<&str> {
+        self.attrs.tag.as_ref().map(|t| t.value.as_str())
+    }
+}
+
+impl Variant<'_> {
+    pub fn ident(&self) -> &Ident {
+        &self.original.ident
+    }
+}
+
+fn default_name(ident: &Ident, rule: Option<RenameRule>) -> String {
+    let name = ident.unraw().to_string();
+    match rule {
+        Some(rule) => rule.apply_to_variant(&name),
+        None => name,
+    }
+}

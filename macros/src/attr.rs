@@ -1,0 +1,238 @@
+//! The accepted forms of `#[json_subtypes(...)]`, parsed into plain values.
+//! Every form keeps the tokens it came from so errors can point at them.
+
+use proc_macro2::TokenStream;
+use quote::ToTokens;
+use syn::meta::ParseNestedMeta;
+use syn::{Expr, ExprLit, ExprUnary, Lit, LitStr, UnOp};
+
+use crate::case::{RenameRule, RULES};
+use crate::ctx::Ctxt;
+
+const CONTAINER_KEYS: &str = "`tag`, `rename_all`";
+const VARIANT_KEYS: &str = "`name`, `alias`";
+
+/// A tag value written in an attribute.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum TagValue {
+    Str(String),
+    /// Negative integers; non-negative ones are `U64` so `3` has one spelling.
+    I64(i64),
+    U64(u64),
+    Bool(bool),
+}
+
+impl TagValue {
+    /// How the value reads in messages: `"cat"`, `3`, `true`.
+    pub fn display(&self) -> String {
+        match self {
+            TagValue::Str(s) => format!("{s:?}"),
+            TagValue::I64(v) => v.to_string(),
+            TagValue::U64(v) => v.to_string(),
+            TagValue::Bool(v) => v.to_string(),
+        }
+    }
+}
+
+#[derive(Clone)]
+pub struct Spanned<T> {
+    pub value: T,
+    pub tokens: TokenStream,
+}
+
+impl<T> ToTokens for Spanned<T> {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        self.tokens.to_tokens(tokens);
+    }
+}
+
+/// Container forms, from the attribute's arguments.
+#[derive(Default)]
+pub struct ContainerAttrs {
+    /// `tag = "type"`: the key whose value picks the variant.
+    pub tag: Option<Spanned<String>>,
+    /// `rename_all = "snake_case"`: default tag values from variant names,
+    /// with serde's rules.
+    pub rename_all: Option<Spanned<RenameRule>>,
+}
+
+impl ContainerAttrs {
+    pub fn parse(cx: &Ctxt, args: TokenStream) -> Self {
+        let mut out = ContainerAttrs::default();
+        let parser = syn::meta::parser(|meta| {
+            if meta.path.is_ident("tag") {
+                let lit: LitStr = meta.value()?.parse()?;
+                if lit.value().is_empty() {
+                    cx.error_spanned_by(&lit, "the tag key cannot be empty; write e.g. `tag = \"type\"`");
+                }
+                set_once(cx, &meta, &mut out.tag, lit.value(), lit.to_token_stream());
+            } else if meta.path.is_ident("rename_all") {
+                let lit: LitStr = meta.value()?.parse()?;
+                match RenameRule::from_str(&lit.value()) {
+                    Some(rule) => {
+                        set_once(cx, &meta, &mut out.rename_all, rule, lit.to_token_stream())
+                    }
+                    None => {
+                        let names: Vec<String> =
+                            RULES.iter().map(|(n, _)| format!("{n:?}")).collect();
+                        cx.error_spanned_by(
+                            &lit,
+                            format!(
+                                "unknown rename rule {:?}; expected one of {}",
+                                lit.value(),
+                                names.join(", ")
+                            ),
+                        );
+                    }
+                }
+            } else {
+                unknown_key(cx, &meta, CONTAINER_KEYS)?;
+            }
+            Ok(())
+        });
+        if let Err(e) = syn::parse::Parser::parse2(parser, args) {
+            cx.syn_error(e);
+        }
+        out
+    }
+}
+
+/// Variant forms, from `#[json_subtypes(...)]` on a variant.
+#[derive(Default)]
+pub struct VariantAttrs {
+    /// `name = "cat"` / `name = 3` / `name = true`: the tag written and read.
+    pub name: Option<Spanned<TagValue>>,
+    /// `alias = "kitty"` (repeatable): further tags accepted on read.
+    pub aliases: Vec<Spanned<TagValue>>,
+}
+
+impl VariantAttrs {
+    pub fn parse(cx: &Ctxt, attrs: &[syn::Attribute]) -> Self {
+        let mut out = VariantAttrs::default();
+        for attr in attrs.iter().filter(|a| a.path().is_ident("json_subtypes")) {
+            let result = attr.parse_nested_meta(|meta| {
+                if meta.path.is_ident("name") {
+                    let expr: Expr = meta.value()?.parse()?;
+                    if let Some(value) = tag_value(cx, &expr) {
+                        set_once(cx, &meta, &mut out.name, value, expr.to_token_stream());
+                    }
+                } else if meta.path.is_ident("alias") {
+                    let expr: Expr = meta.value()?.parse()?;
+                    if let Some(value) = tag_value(cx, &expr) {
+                        out.aliases.push(Spanned {
+                            value,
+                            tokens: expr.to_token_stream(),
+                        });
+                    }
+                } else {
+                    unknown_key(cx, &meta, VARIANT_KEYS)?;
+                }
+                Ok(())
+            });
+            if let Err(e) = result {
+                cx.syn_error(e);
+            }
+        }
+        out
+    }
+}
+
+fn set_once<T>(
+    cx: &Ctxt,
+    meta: &ParseNestedMeta,
+    slot: &mut Option<Spanned<T>>,
+    value: T,
+    tokens: TokenStream,
+) {
+    if slot.is_some() {
+        let key = meta.path.to_token_stream().to_string();
+        cx.error_spanned_by(&meta.path, format!("duplicate `{key}`; give it once"));
+        return;
+    }
+    *slot = Some(Spanned { value, tokens });
+}
+
+fn unknown_key(cx: &Ctxt, meta: &ParseNestedMeta, expected: &str) -> syn::Result<()> {
+    let key = meta.path.to_token_stream().to_string().replace(' ', "");
+    cx.error_spanned_by(
+        &meta.path,
+        format!("unknown json_subtypes attribute `{key}`; expected one of {expected}"),
+    );
+    // Skip the value so the next key still parses.
+    if meta.input.peek(syn::Token![=]) {
+        let _: Expr = meta.value()?.parse()?;
+    } else if meta.input.peek(syn::token::Paren) {
+        let content;
+        syn::parenthesized!(content in meta.input);
+        let _: TokenStream = content.parse()?;
+    }
+    Ok(())
+}
+
+/// `"cat"`, `3`, `-3`, `true`; anything else is refused with the reason.
+fn tag_value(cx: &Ctxt, expr: &Expr) -> Option<TagValue> {
+    match expr {
+        Expr::Lit(ExprLit { lit, .. }) => match lit {
+            Lit::Str(s) => Some(TagValue::Str(s.value())),
+            Lit::Bool(b) => Some(TagValue::Bool(b.value)),
+            Lit::Int(i) => match i.base10_parse::<u64>() {
+                Ok(v) => Some(TagValue::U64(v)),
+                Err(_) => {
+                    cx.error_spanned_by(i, "integer tag out of range; tags are i64 or u64 values");
+                    None
+                }
+            },
+            Lit::Float(_) => {
+                cx.error_spanned_by(
+                    lit,
+                    "a float cannot be a tag; use an integer, a string or a bool",
+                );
+                None
+            }
+            _ => {
+                cx.error_spanned_by(lit, "unsupported tag literal; use a string, an integer or a bool");
+                None
+            }
+        },
+        Expr::Unary(ExprUnary {
+            op: UnOp::Neg(_),
+            expr: inner,
+            ..
+        }) => match &**inner {
+            Expr::Lit(ExprLit {
+                lit: Lit::Int(i), ..
+            }) => {
+                let text = format!("-{}", i.base10_digits());
+                match text.parse::<i64>() {
+                    Ok(0) => Some(TagValue::U64(0)),
+                    Ok(v) => Some(TagValue::I64(v)),
+                    Err(_) => {
+                        cx.error_spanned_by(expr, "integer tag out of range; tags are i64 or u64 values");
+                        None
+                    }
+                }
+            }
+            Expr::Lit(ExprLit {
+                lit: Lit::Float(_), ..
+            }) => {
+                cx.error_spanned_by(
+                    expr,
+                    "a float cannot be a tag; use an integer, a string or a bool",
+                );
+                None
+            }
+            _ => {
+                cx.error_spanned_by(expr, "unsupported tag value; use a string, an integer or a bool literal");
+                None
+            }
+        },
+        Expr::Group(g) => tag_value(cx, &g.expr),
+        _ => {
+            cx.error_spanned_by(
+                expr,
+                "unsupported tag value; use a string, an integer or a bool literal",
+            );
+            None
+        }
+    }
+}

@@ -1,0 +1,240 @@
+//! Expansion for `#[json_subtypes(tag = "...")]` on an enum.
+//!
+//! The enum's serde code is derived by serde itself on a private twin with
+//! `#[serde(remote = "...")]`, so every serde field attribute (rename,
+//! default, with, flatten, borrow...) works unchanged. The twin is externally
+//! tagged; its variant calls are turned into an internally tagged object by
+//! the runtime's `TaggedSerializer` on write, and driven by variant index
+//! from the dispatch engine on read.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use syn::{Attribute, ItemEnum};
+
+use super::bound::{self, Direction};
+use crate::ast::Container;
+use crate::attr::{ContainerAttrs, TagValue};
+use crate::check;
+use crate::ctx::Ctxt;
+
+pub fn expand(args: TokenStream, item: ItemEnum) -> TokenStream {
+    let cx = Ctxt::default();
+    let attrs = ContainerAttrs::parse(&cx, args);
+    let cont = Container::from_ast(&cx, attrs, &item);
+    check::check(&cx, &cont);
+    let user_item = user_item(&item);
+    if cx.has_errors() {
+        let errors = cx.into_compile_errors();
+        return quote!(#user_item #errors);
+    }
+    let generated = generate(&cont);
+    quote! {
+        #user_item
+        #generated
+    }
+}
+
+/// The user's enum as written, minus what only we and serde read.
+fn user_item(item: &ItemEnum) -> ItemEnum {
+    let mut out = item.clone();
+    let serde_derives = check::serde_derives(&item.attrs);
+    out.attrs = item
+        .attrs
+        .iter()
+        .filter(|a| !a.path().is_ident("serde"))
+        .filter_map(|a| {
+            if a.path().is_ident("derive") && !serde_derives.is_empty() {
+                without_serde_derives(a)
+            } else {
+                Some(a.clone())
+            }
+        })
+        .collect();
+    for variant in &mut out.variants {
+        variant.attrs.retain(|a| !is_ours(a));
+        for field in &mut variant.fields {
+            field.attrs.retain(|a| !a.path().is_ident("serde"));
+        }
+    }
+    out
+}
+
+fn is_ours(attr: &Attribute) -> bool {
+    attr.path().is_ident("json_subtypes") || attr.path().is_ident("serde")
+}
+
+/// `#[derive(Debug, Serialize)]` -> `#[derive(Debug)]`, after the error
+/// about it, so the enum still compiles without a second impl.
+fn without_serde_derives(attr: &Attribute) -> Option<Attribute> {
+    let mut kept: Vec<syn::Path> = Vec::new();
+    let _ = attr.parse_nested_meta(|meta| {
+        let last = &meta.path.segments.last().unwrap().ident;
+        if last != "Serialize" && last != "Deserialize" {
+            kept.push(meta.path.clone());
+        }
+        Ok(())
+    });
+    if kept.is_empty() {
+        None
+    } else {
+        Some(syn::parse_quote!(#[derive(#(#kept),*)]))
+    }
+}
+
+fn literal(value: &TagValue) -> TokenStream {
+    let private = private();
+    match value {
+        TagValue::Str(s) => quote!(#private::Literal::Str(#s)),
+        TagValue::I64(v) => quote!(#private::Literal::I64(#v)),
+        TagValue::U64(v) => quote!(#private::Literal::U64(#v)),
+        TagValue::Bool(v) => quote!(#private::Literal::Bool(#v)),
+    }
+}
+
+fn found_pattern(value: &TagValue) -> TokenStream {
+    let private = private();
+    match value {
+        TagValue::Str(s) => quote!(#private::Found::Str(#s)),
+        TagValue::I64(v) => quote!(#private::Found::I64(#v)),
+        TagValue::U64(v) => quote!(#private::Found::U64(#v)),
+        TagValue::Bool(v) => quote!(#private::Found::Bool(#v)),
+    }
+}
+
+fn private() -> TokenStream {
+    quote!(::json_subtypes::__private)
+}
+
+fn generate(cont: &Container) -> TokenStream {
+    let private = private();
+    let item = cont.item;
+    let ident = &item.ident;
+    let name = ident.to_string();
+    let key = cont.tag_key().unwrap_or_default();
+    let (impl_generics, ty_generics, where_clause) = item.generics.split_for_impl();
+
+    // The twin: the same variants and fields with only their serde attributes.
+    let twin = format_ident!("__{}Twin", ident);
+    let remote = quote!(#ident #ty_generics).to_string();
+    let serde_path = "::json_subtypes::__private::serde";
+    let container_serde: Vec<&Attribute> = item
+        .attrs
+        .iter()
+        .filter(|a| a.path().is_ident("serde"))
+        .collect();
+    let twin_variants = item.variants.iter().map(|v| {
+        let mut v = v.clone();
+        v.attrs.retain(|a| a.path().is_ident("serde"));
+        for field in &mut v.fields {
+            field.attrs.retain(|a| a.path().is_ident("serde"));
+            field.vis = syn::Visibility::Inherited;
+        }
+        v
+    });
+    let generics = &item.generics;
+
+    // The table: tags for lookup and writing.
+    let all_tags = cont
+        .variants
+        .iter()
+        .flat_map(|v| v.tags.iter().map(|t| literal(&t.value)));
+    let arms = cont.variants.iter().enumerate().map(|(index, v)| {
+        let index = index as u32;
+        let patterns = v.tags.iter().map(|t| found_pattern(&t.value));
+        quote!(#(#patterns)|* => ::core::option::Option::Some(#index),)
+    });
+    let primary = cont.variants.iter().map(|v| literal(&v.tags[0].value));
+    let variant_count = cont.variants.len();
+
+    let ser_generics = bound::with_predicates(
+        generics,
+        bound::predicates(cont, Direction::Serialize, quote!(#private::serde::Serialize)),
+    );
+    let (ser_impl, _, ser_where) = ser_generics.split_for_impl();
+    let de_generics = bound::with_predicates(
+        &bound::with_de_lifetime(generics),
+        bound::predicates(
+            cont,
+            Direction::Deserialize,
+            quote!(#private::serde::Deserialize<'__de>),
+        ),
+    );
+    let (de_impl, _, de_where) = de_generics.split_for_impl();
+    let _ = (impl_generics, where_clause);
+
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, unused_attributes, unused_qualifications, clippy::all)]
+        const _: () = {
+            #[derive(#private::serde::Serialize, #private::serde::Deserialize)]
+            #[serde(crate = #serde_path, remote = #remote, rename = #name)]
+            #(#container_serde)*
+            #[allow(dead_code, non_camel_case_types, clippy::all)]
+            enum #twin #generics {
+                #(#twin_variants,)*
+            }
+
+            struct __Table;
+
+            impl #private::LiteralTable for __Table {
+                const TAGS: &'static [#private::Literal] = &[#(#all_tags),*];
+                const KEY: &'static str = #key;
+
+                #[inline]
+                fn lookup(found: #private::Found<'_>) -> ::core::option::Option<u32> {
+                    match found {
+                        #(#arms)*
+                        _ => ::core::option::Option::None,
+                    }
+                }
+            }
+
+            impl #private::Tagging for __Table {
+                const KEY: &'static str = #key;
+                type Tag = #private::Literal;
+
+                #[inline]
+                fn tag(index: u32) -> #private::Literal {
+                    const PRIMARY: [#private::Literal; #variant_count] = [#(#primary),*];
+                    PRIMARY[index as usize]
+                }
+            }
+
+            #[automatically_derived]
+            impl #ser_impl #private::serde::Serialize for #ident #ty_generics #ser_where {
+                fn serialize<__S>(&self, __serializer: __S) -> ::core::result::Result<__S::Ok, __S::Error>
+                where
+                    __S: #private::serde::Serializer,
+                {
+                    #twin::serialize(self, #private::TaggedSerializer::<__S, __Table>::new(__serializer))
+                }
+            }
+
+            #[automatically_derived]
+            impl #de_impl #private::serde::Deserialize<'__de> for #ident #ty_generics #de_where {
+                fn deserialize<__D>(__deserializer: __D) -> ::core::result::Result<Self, __D::Error>
+                where
+                    __D: #private::serde::Deserializer<'__de>,
+                {
+                    #private::deserialize::<Self, __D>(__deserializer)
+                }
+            }
+
+            #[automatically_derived]
+            impl #de_impl #private::Dispatch<'__de> for #ident #ty_generics #de_where {
+                type Table = __Table;
+                const NAME: &'static str = #name;
+
+                #[inline]
+                fn build<__A>(
+                    __variant: #private::VariantDeserializer<'__de, __A>,
+                ) -> ::core::result::Result<Self, __A::Error>
+                where
+                    __A: #private::serde::de::MapAccess<'__de>,
+                {
+                    #twin::deserialize(__variant)
+                }
+            }
+        };
+    }
+}

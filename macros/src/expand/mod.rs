@@ -1,0 +1,52 @@
+//! Code generation. Everything generated lives in `const _: () = { ... };`
+//! and reaches the runtime through `::json_subtypes::__private`.
+
+mod bound;
+mod enumeration;
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::Item;
+
+use crate::ctx::Ctxt;
+
+pub fn expand(args: TokenStream, item: Item) -> TokenStream {
+    match item {
+        Item::Enum(item) => enumeration::expand(args, item),
+        other => {
+            let cx = Ctxt::default();
+            cx.error_spanned_by(
+                item_keyword(&other),
+                "`#[json_subtypes]` goes on an enum; put it on the enum whose variants are the subtypes",
+            );
+            let errors = cx.into_compile_errors();
+            quote!(#other #errors)
+        }
+    }
+}
+
+fn item_keyword(item: &Item) -> TokenStream {
+    match item {
+        Item::Struct(s) => {
+            let t = &s.struct_token;
+            quote!(#t)
+        }
+        Item::Trait(t) => {
+            let t = &t.trait_token;
+            quote!(#t)
+        }
+        Item::Impl(i) => {
+            let t = &i.impl_token;
+            quote!(#t)
+        }
+        Item::Union(u) => {
+            let t = &u.union_token;
+            quote!(#t)
+        }
+        Item::Fn(f) => {
+            let t = &f.sig.fn_token;
+            quote!(#t)
+        }
+        other => quote!(#other),
+    }
+}

@@ -1,0 +1,27 @@
+//! Proc-macro implementation of `json_subtypes`. Not for direct use: depend
+//! on `json_subtypes` and write `#[json_subtypes(...)]`.
+//!
+//! The crate reads as a pipeline: `attr` parses the attribute forms, `ast`
+//! builds the typed model, `check` applies one rule per function, and
+//! `expand` writes the code. Errors are collected in a `Ctxt` so a user sees
+//! every mistake in one compile.
+
+mod ast;
+mod attr;
+mod case;
+mod check;
+mod ctx;
+mod expand;
+
+use proc_macro::TokenStream;
+
+/// Polymorphic subtype discriminators for serde. See the `json_subtypes`
+/// crate for the full documentation.
+#[proc_macro_attribute]
+pub fn json_subtypes(args: TokenStream, input: TokenStream) -> TokenStream {
+    let item = match syn::parse::<syn::Item>(input) {
+        Ok(item) => item,
+        Err(e) => return e.to_compile_error().into(),
+    };
+    expand::expand(args.into(), item).into()
+}

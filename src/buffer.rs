@@ -1,0 +1,883 @@
+//! The prefix buffer: a compact, flat, lossless recording of serde values.
+//!
+//! serde's own `Content` is private and is a tree of boxed nodes that loses
+//! `u128`/`i128`. Ours is one byte vector: every value is a one-byte code
+//! followed by its payload, containers record where they end so a visitor
+//! that stops early can be skipped past in O(1). Borrowed `&'de str` and
+//! `&'de [u8]` stay borrowed, so a payload with borrowed fields still borrows
+//! from the input after being replayed. One buffer is one allocation.
+
+use core::fmt;
+use core::marker::PhantomData;
+
+use serde::de::{
+    self, DeserializeSeed, Deserializer, EnumAccess, Error as _, IntoDeserializer, MapAccess,
+    SeqAccess, Unexpected, VariantAccess, Visitor,
+};
+
+/// Default nesting limit for buffered values, the same as serde_json's.
+pub(crate) const DEFAULT_MAX_DEPTH: u32 = 128;
+
+// One byte per value kind.
+const BOOL_FALSE: u8 = 0;
+const BOOL_TRUE: u8 = 1;
+const U8: u8 = 2;
+const U16: u8 = 3;
+const U32: u8 = 4;
+const U64: u8 = 5;
+const I8: u8 = 6;
+const I16: u8 = 7;
+const I32: u8 = 8;
+const I64: u8 = 9;
+const U128: u8 = 10;
+const I128: u8 = 11;
+const F32: u8 = 12;
+const F64: u8 = 13;
+const CHAR: u8 = 14;
+const STR_BORROWED: u8 = 15;
+const STR_OWNED: u8 = 16;
+const BYTES_BORROWED: u8 = 17;
+const BYTES_OWNED: u8 = 18;
+const UNIT: u8 = 19;
+const NONE: u8 = 20;
+const SOME: u8 = 21;
+const NEWTYPE: u8 = 22;
+const SEQ: u8 = 23;
+const MAP: u8 = 24;
+// Containers are followed by `end` (the offset just past their last element)
+// and `count`, as fixed `u32`s patched when the container closes.
+
+
+/// A recorded sequence of serde values borrowing from the input `'de`.
+pub(crate) struct Buffer<'de> {
+    code: Vec<u8>,
+    marker: PhantomData<&'de [u8]>,
+}
+
+impl<'de> Buffer<'de> {
+    pub(crate) const fn new() -> Self {
+        Buffer {
+            code: Vec::new(),
+            marker: PhantomData,
+        }
+    }
+
+    /// Records the value `deserializer` yields, counting nesting against `max_depth`.
+    pub(crate) fn record<D>(&mut self, deserializer: D, max_depth: u32) -> Result<(), D::Error>
+    where
+        D: Deserializer<'de>,
+    {
+        deserializer.deserialize_any(Recorder {
+            buf: self,
+            depth: max_depth,
+        })
+    }
+
+    /// Records a key that was already read as a string.
+    pub(crate) fn push_str(&mut self, v: &str) {
+        self.code.push(STR_OWNED);
+        put_varint(&mut self.code, v.len() as u64);
+        self.code.extend_from_slice(v.as_bytes());
+    }
+
+    pub(crate) fn push_borrowed_str(&mut self, v: &'de str) {
+        self.code.push(STR_BORROWED);
+        put_slice_ref(&mut self.code, v.as_bytes());
+    }
+
+    pub(crate) fn push_bytes(&mut self, v: &[u8]) {
+        self.code.push(BYTES_OWNED);
+        put_varint(&mut self.code, v.len() as u64);
+        self.code.extend_from_slice(v);
+    }
+
+    pub(crate) fn push_borrowed_bytes(&mut self, v: &'de [u8]) {
+        self.code.push(BYTES_BORROWED);
+        put_slice_ref(&mut self.code, v);
+    }
+
+    pub(crate) fn push_u64(&mut self, v: u64) {
+        self.code.push(U64);
+        put_varint(&mut self.code, v);
+    }
+
+    pub(crate) fn push_i64(&mut self, v: i64) {
+        self.code.push(I64);
+        put_varint(&mut self.code, zigzag(v));
+    }
+
+    pub(crate) fn push_bool(&mut self, v: bool) {
+        self.code.push(if v { BOOL_TRUE } else { BOOL_FALSE });
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.code.len()
+    }
+
+    pub(crate) fn reader_at(&self, pos: usize) -> Reader<'_, 'de> {
+        Reader { buf: self, pos }
+    }
+}
+
+impl fmt::Debug for Buffer<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Buffer")
+            .field("bytes", &self.code.len())
+            .finish()
+    }
+}
+
+fn put_varint(code: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        code.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    code.push(v as u8);
+}
+
+fn zigzag(v: i64) -> u64 {
+    ((v << 1) ^ (v >> 63)) as u64
+}
+
+fn unzigzag(v: u64) -> i64 {
+    ((v >> 1) as i64) ^ -((v & 1) as i64)
+}
+
+/// Records a borrowed slice as its address and length.
+fn put_slice_ref(code: &mut Vec<u8>, v: &[u8]) {
+    code.extend_from_slice(&(v.as_ptr() as usize).to_le_bytes());
+    put_varint(code, v.len() as u64);
+}
+
+/// Recording visitor. `depth` counts down; at zero the input is too deep.
+struct Recorder<'b, 'de> {
+    buf: &'b mut Buffer<'de>,
+    depth: u32,
+}
+
+impl<'b, 'de> Recorder<'b, 'de> {
+    fn code(&mut self) -> &mut Vec<u8> {
+        &mut self.buf.code
+    }
+
+    fn nested<E: de::Error>(&mut self) -> Result<Recorder<'_, 'de>, E> {
+        match self.depth.checked_sub(1) {
+            Some(depth) if depth > 0 => Ok(Recorder {
+                buf: self.buf,
+                depth,
+            }),
+            _ => Err(too_deep()),
+        }
+    }
+
+    fn open(&mut self, kind: u8) -> usize {
+        let at = self.code().len();
+        self.code().push(kind);
+        self.code().extend_from_slice(&[0; 8]);
+        at
+    }
+
+    fn close<E: de::Error>(&mut self, at: usize, count: u64) -> Result<(), E> {
+        let end = self.code().len();
+        let (end, count) = match (u32::try_from(end), u32::try_from(count)) {
+            (Ok(end), Ok(count)) => (end, count),
+            _ => return Err(E::custom("value too large to buffer (over 4 GiB)")),
+        };
+        self.code()[at + 1..at + 5].copy_from_slice(&end.to_le_bytes());
+        self.code()[at + 5..at + 9].copy_from_slice(&count.to_le_bytes());
+        Ok(())
+    }
+}
+
+pub(crate) fn too_deep<E: de::Error>() -> E {
+    E::custom("recursion limit exceeded")
+}
+
+impl<'de> Visitor<'de> for Recorder<'_, 'de> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any value")
+    }
+
+    fn visit_bool<E>(mut self, v: bool) -> Result<(), E> {
+        self.code().push(if v { BOOL_TRUE } else { BOOL_FALSE });
+        Ok(())
+    }
+
+    fn visit_u8<E>(mut self, v: u8) -> Result<(), E> {
+        self.code().extend_from_slice(&[U8, v]);
+        Ok(())
+    }
+
+    fn visit_u16<E>(mut self, v: u16) -> Result<(), E> {
+        self.code().push(U16);
+        put_varint(self.code(), v.into());
+        Ok(())
+    }
+
+    fn visit_u32<E>(mut self, v: u32) -> Result<(), E> {
+        self.code().push(U32);
+        put_varint(self.code(), v.into());
+        Ok(())
+    }
+
+    fn visit_u64<E>(mut self, v: u64) -> Result<(), E> {
+        self.code().push(U64);
+        put_varint(self.code(), v);
+        Ok(())
+    }
+
+    fn visit_i8<E>(mut self, v: i8) -> Result<(), E> {
+        self.code().extend_from_slice(&[I8, v as u8]);
+        Ok(())
+    }
+
+    fn visit_i16<E>(mut self, v: i16) -> Result<(), E> {
+        self.code().push(I16);
+        put_varint(self.code(), zigzag(v.into()));
+        Ok(())
+    }
+
+    fn visit_i32<E>(mut self, v: i32) -> Result<(), E> {
+        self.code().push(I32);
+        put_varint(self.code(), zigzag(v.into()));
+        Ok(())
+    }
+
+    fn visit_i64<E>(mut self, v: i64) -> Result<(), E> {
+        self.code().push(I64);
+        put_varint(self.code(), zigzag(v));
+        Ok(())
+    }
+
+    fn visit_u128<E>(mut self, v: u128) -> Result<(), E> {
+        self.code().push(U128);
+        self.code().extend_from_slice(&v.to_le_bytes());
+        Ok(())
+    }
+
+    fn visit_i128<E>(mut self, v: i128) -> Result<(), E> {
+        self.code().push(I128);
+        self.code().extend_from_slice(&v.to_le_bytes());
+        Ok(())
+    }
+
+    fn visit_f32<E>(mut self, v: f32) -> Result<(), E> {
+        self.code().push(F32);
+        self.code().extend_from_slice(&v.to_le_bytes());
+        Ok(())
+    }
+
+    fn visit_f64<E>(mut self, v: f64) -> Result<(), E> {
+        self.code().push(F64);
+        self.code().extend_from_slice(&v.to_le_bytes());
+        Ok(())
+    }
+
+    fn visit_char<E>(mut self, v: char) -> Result<(), E> {
+        self.code().push(CHAR);
+        put_varint(self.code(), u64::from(v));
+        Ok(())
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<(), E> {
+        self.buf.push_str(v);
+        Ok(())
+    }
+
+    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<(), E> {
+        self.buf.push_borrowed_str(v);
+        Ok(())
+    }
+
+    fn visit_bytes<E>(self, v: &[u8]) -> Result<(), E> {
+        self.buf.push_bytes(v);
+        Ok(())
+    }
+
+    fn visit_borrowed_bytes<E>(self, v: &'de [u8]) -> Result<(), E> {
+        self.buf.push_borrowed_bytes(v);
+        Ok(())
+    }
+
+    fn visit_unit<E>(mut self) -> Result<(), E> {
+        self.code().push(UNIT);
+        Ok(())
+    }
+
+    fn visit_none<E>(mut self) -> Result<(), E> {
+        self.code().push(NONE);
+        Ok(())
+    }
+
+    fn visit_some<D>(mut self, deserializer: D) -> Result<(), D::Error>
+    where
+        D: Deserializer<'de>,
+    {
+        self.code().push(SOME);
+        deserializer.deserialize_any(self.nested()?)
+    }
+
+    fn visit_newtype_struct<D>(mut self, deserializer: D) -> Result<(), D::Error>
+    where
+        D: Deserializer<'de>,
+    {
+        self.code().push(NEWTYPE);
+        deserializer.deserialize_any(self.nested()?)
+    }
+
+    fn visit_seq<A>(mut self, mut seq: A) -> Result<(), A::Error>
+    where
+        A: SeqAccess<'de>,
+    {
+        let at = self.open(SEQ);
+        let mut count = 0u64;
+        while seq
+            .next_element_seed(RecordSeed(self.nested()?))?
+            .is_some()
+        {
+            count += 1;
+        }
+        self.close(at, count)
+    }
+
+    fn visit_map<A>(mut self, mut map: A) -> Result<(), A::Error>
+    where
+        A: MapAccess<'de>,
+    {
+        let at = self.open(MAP);
+        let mut count = 0u64;
+        while map.next_key_seed(RecordSeed(self.nested()?))?.is_some() {
+            map.next_value_seed(RecordSeed(self.nested()?))?;
+            count += 1;
+        }
+        self.close(at, count)
+    }
+
+    fn visit_enum<A>(self, data: A) -> Result<(), A::Error>
+    where
+        A: EnumAccess<'de>,
+    {
+        // Buffering an enum would need to know its variant's shape before the
+        // visitor asks for it, which serde does not tell; serde's own buffer
+        // refuses these too.
+        let _ = data;
+        Err(A::Error::invalid_type(Unexpected::Enum, &self))
+    }
+}
+
+struct RecordSeed<'b, 'de>(Recorder<'b, 'de>);
+
+impl<'de> DeserializeSeed<'de> for RecordSeed<'_, 'de> {
+    type Value = ();
+
+    fn deserialize<D>(self, deserializer: D) -> Result<(), D::Error>
+    where
+        D: Deserializer<'de>,
+    {
+        deserializer.deserialize_any(self.0)
+    }
+}
+
+/// A cursor over a [`Buffer`]; each value is read at most once.
+pub(crate) struct Reader<'a, 'de> {
+    buf: &'a Buffer<'de>,
+    pos: usize,
+}
+
+impl<'a, 'de> Reader<'a, 'de> {
+    pub(crate) fn position(&self) -> usize {
+        self.pos
+    }
+
+    /// The next value as a deserializer; advances past it.
+    pub(crate) fn next_value<E>(&mut self, human_readable: bool) -> Replay<'_, 'a, 'de, E> {
+        Replay {
+            reader: self,
+            human_readable,
+            error: PhantomData,
+        }
+    }
+
+    fn byte(&mut self) -> u8 {
+        let b = self.buf.code[self.pos];
+        self.pos += 1;
+        b
+    }
+
+    fn array<const N: usize>(&mut self) -> [u8; N] {
+        let mut out = [0; N];
+        out.copy_from_slice(&self.buf.code[self.pos..self.pos + N]);
+        self.pos += N;
+        out
+    }
+
+    fn varint(&mut self) -> u64 {
+        let mut out = 0u64;
+        let mut shift = 0;
+        loop {
+            let b = self.byte();
+            out |= u64::from(b & 0x7f) << shift;
+            if b < 0x80 {
+                return out;
+            }
+            shift += 7;
+        }
+    }
+
+    fn owned(&mut self) -> &'a [u8] {
+        let len = self.varint() as usize;
+        let code: &'a [u8] = &self.buf.code;
+        let out = &code[self.pos..self.pos + len];
+        self.pos += len;
+        out
+    }
+
+    fn borrowed(&mut self) -> &'de [u8] {
+        let addr = usize::from_le_bytes(self.array());
+        let len = self.varint() as usize;
+        // SAFETY: `addr` and `len` were written by `put_slice_ref` from a
+        // `&'de [u8]` (or the bytes of a `&'de str`) at exactly this offset:
+        // the code byte before them says so and only `Buffer` writes `code`.
+        // `Buffer<'de>` cannot outlive `'de`, so the memory is still borrowed.
+        unsafe { core::slice::from_raw_parts(addr as *const u8, len) }
+    }
+
+    fn borrowed_str(&mut self) -> &'de str {
+        let bytes = self.borrowed();
+        // SAFETY: recorded by `push_borrowed_str` from a `&'de str`, so the
+        // bytes are valid UTF-8 (see `borrowed` for the address itself).
+        unsafe { core::str::from_utf8_unchecked(bytes) }
+    }
+
+    fn container(&mut self) -> (usize, usize) {
+        let end = u32::from_le_bytes(self.array()) as usize;
+        let count = u32::from_le_bytes(self.array()) as usize;
+        (end, count)
+    }
+
+    /// Skips one whole value.
+    fn skip(&mut self) {
+        match self.byte() {
+            BOOL_FALSE | BOOL_TRUE | UNIT | NONE => {}
+            U8 | I8 => self.pos += 1,
+            U16 | U32 | U64 | I16 | I32 | I64 | CHAR => {
+                self.varint();
+            }
+            U128 | I128 => self.pos += 16,
+            F32 => self.pos += 4,
+            F64 => self.pos += 8,
+            STR_BORROWED | BYTES_BORROWED => {
+                self.borrowed();
+            }
+            STR_OWNED | BYTES_OWNED => {
+                self.owned();
+            }
+            SOME | NEWTYPE => self.skip(),
+            SEQ | MAP => self.pos = self.container().0,
+            code => unreachable_code(code),
+        }
+    }
+
+    fn peek(&self) -> u8 {
+        self.buf.code[self.pos]
+    }
+}
+
+#[cold]
+fn unreachable_code(code: u8) -> ! {
+    // Only `Buffer` writes codes and every writer above uses a known one.
+    panic!("json_subtypes: corrupt buffer code {code}")
+}
+
+/// Replays one recorded value into a visitor.
+pub(crate) struct Replay<'r, 'a, 'de, E> {
+    reader: &'r mut Reader<'a, 'de>,
+    human_readable: bool,
+    error: PhantomData<fn() -> E>,
+}
+
+impl<'r, 'a, 'de, E: de::Error> Replay<'r, 'a, 'de, E> {
+    /// What the next value is, for error messages.
+    fn unexpected(&mut self) -> Unexpected<'a> {
+        let start = self.reader.pos;
+        let out = match self.reader.byte() {
+            BOOL_FALSE => Unexpected::Bool(false),
+            BOOL_TRUE => Unexpected::Bool(true),
+            U8 | U16 | U32 | U64 => Unexpected::Unsigned(self.reader.varint_after_u8(start)),
+            I8 | I16 | I32 | I64 => Unexpected::Signed(self.reader.signed_after(start)),
+            U128 | I128 => Unexpected::Other("128-bit integer"),
+            F32 => Unexpected::Float(f32::from_le_bytes(self.reader.array()).into()),
+            F64 => Unexpected::Float(f64::from_le_bytes(self.reader.array())),
+            CHAR => Unexpected::Other("char"),
+            STR_BORROWED | STR_OWNED => Unexpected::Other("string"),
+            BYTES_BORROWED | BYTES_OWNED => Unexpected::Other("bytes"),
+            UNIT => Unexpected::Unit,
+            NONE | SOME => Unexpected::Option,
+            NEWTYPE => Unexpected::NewtypeStruct,
+            SEQ => Unexpected::Seq,
+            MAP => Unexpected::Map,
+            code => unreachable_code(code),
+        };
+        self.reader.pos = start;
+        self.reader.skip();
+        out
+    }
+}
+
+impl Reader<'_, '_> {
+    fn varint_after_u8(&mut self, start: usize) -> u64 {
+        if self.buf.code[start] == U8 {
+            u64::from(self.byte())
+        } else {
+            self.varint()
+        }
+    }
+
+    fn signed_after(&mut self, start: usize) -> i64 {
+        if self.buf.code[start] == I8 {
+            i64::from(self.byte() as i8)
+        } else {
+            unzigzag(self.varint())
+        }
+    }
+}
+
+impl<'de, E: de::Error> Deserializer<'de> for Replay<'_, '_, 'de, E> {
+    type Error = E;
+
+    fn deserialize_any<V>(self, visitor: V) -> Result<V::Value, Self::Error>
+    where
+        V: Visitor<'de>,
+    {
+        replay_any(self.reader, self.human_readable, visitor)
+    }
+
+    fn deserialize_option<V>(self, visitor: V) -> Result<V::Value, Self::Error>
+    where
+        V: Visitor<'de>,
+    {
+        match self.reader.peek() {
+            NONE => {
+                self.reader.pos += 1;
+                visitor.visit_none()
+            }
+            SOME => {
+                self.reader.pos += 1;
+                visitor.visit_some(self)
+            }
+            UNIT => {
+                self.reader.pos += 1;
+                visitor.visit_unit()
+            }
+            _ => visitor.visit_some(self),
+        }
+    }
+
+    fn deserialize_newtype_struct<V>(self, _name: &'static str, visitor: V) -> Result<V::Value, Self::Error>
+    where
+        V: Visitor<'de>,
+    {
+        if self.reader.peek() == NEWTYPE {
+            self.reader.pos += 1;
+        }
+        visitor.visit_newtype_struct(self)
+    }
+
+    fn deserialize_enum<V>(
+        mut self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Self::Error>
+    where
+        V: Visitor<'de>,
+    {
+        match self.reader.peek() {
+            STR_BORROWED | STR_OWNED => visitor.visit_enum(ReplayEnum {
+                reader: self.reader,
+                human_readable: self.human_readable,
+                error: PhantomData,
+                has_value: false,
+            }),
+            MAP => {
+                let start = self.reader.pos;
+                self.reader.pos += 1;
+                let (end, count) = self.reader.container();
+                if count != 1 {
+                    self.reader.pos = start;
+                    return Err(de::Error::invalid_value(
+                        self.unexpected(),
+                        &"map with a single key",
+                    ));
+                }
+                let out = visitor.visit_enum(ReplayEnum {
+                    reader: &mut *self.reader,
+                    human_readable: self.human_readable,
+                    error: PhantomData,
+                    has_value: true,
+                })?;
+                self.reader.pos = end;
+                Ok(out)
+            }
+            _ => Err(de::Error::invalid_type(self.unexpected(), &"string or map")),
+        }
+    }
+
+    fn deserialize_ignored_any<V>(self, visitor: V) -> Result<V::Value, Self::Error>
+    where
+        V: Visitor<'de>,
+    {
+        self.reader.skip();
+        visitor.visit_unit()
+    }
+
+    fn is_human_readable(&self) -> bool {
+        self.human_readable
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf unit unit_struct seq tuple
+        tuple_struct map struct identifier
+    }
+}
+
+fn replay_any<'de, V, E>(reader: &mut Reader<'_, 'de>, human_readable: bool, visitor: V) -> Result<V::Value, E>
+where
+    V: Visitor<'de>,
+    E: de::Error,
+{
+    match reader.byte() {
+        BOOL_FALSE => visitor.visit_bool(false),
+        BOOL_TRUE => visitor.visit_bool(true),
+        U8 => visitor.visit_u8(reader.byte()),
+        U16 => visitor.visit_u16(reader.varint() as u16),
+        U32 => visitor.visit_u32(reader.varint() as u32),
+        U64 => visitor.visit_u64(reader.varint()),
+        I8 => visitor.visit_i8(reader.byte() as i8),
+        I16 => visitor.visit_i16(unzigzag(reader.varint()) as i16),
+        I32 => visitor.visit_i32(unzigzag(reader.varint()) as i32),
+        I64 => visitor.visit_i64(unzigzag(reader.varint())),
+        U128 => visitor.visit_u128(u128::from_le_bytes(reader.array())),
+        I128 => visitor.visit_i128(i128::from_le_bytes(reader.array())),
+        F32 => visitor.visit_f32(f32::from_le_bytes(reader.array())),
+        F64 => visitor.visit_f64(f64::from_le_bytes(reader.array())),
+        CHAR => {
+            let v = reader.varint();
+            match u32::try_from(v).ok().and_then(char::from_u32) {
+                Some(c) => visitor.visit_char(c),
+                None => unreachable_code(CHAR),
+            }
+        }
+        STR_BORROWED => visitor.visit_borrowed_str(reader.borrowed_str()),
+        STR_OWNED => {
+            let bytes = reader.owned();
+            match core::str::from_utf8(bytes) {
+                Ok(s) => visitor.visit_str(s),
+                Err(_) => unreachable_code(STR_OWNED),
+            }
+        }
+        BYTES_BORROWED => visitor.visit_borrowed_bytes(reader.borrowed()),
+        BYTES_OWNED => visitor.visit_bytes(reader.owned()),
+        UNIT => visitor.visit_unit(),
+        NONE => visitor.visit_none(),
+        SOME => visitor.visit_some(Replay {
+            reader,
+            human_readable,
+            error: PhantomData,
+        }),
+        NEWTYPE => visitor.visit_newtype_struct(Replay {
+            reader,
+            human_readable,
+            error: PhantomData,
+        }),
+        SEQ => {
+            let (end, count) = reader.container();
+            let mut seq = ReplaySeq {
+                reader,
+                human_readable,
+                error: PhantomData,
+                end,
+                remaining: count,
+            };
+            let out = visitor.visit_seq(&mut seq)?;
+            if seq.remaining != 0 {
+                return Err(de::Error::invalid_length(count, &ExpectedFewer(count - seq.remaining)));
+            }
+            Ok(out)
+        }
+        MAP => {
+            let (end, count) = reader.container();
+            let mut map = ReplayMap {
+                reader,
+                human_readable,
+                error: PhantomData,
+                end,
+                remaining: count,
+            };
+            let out = visitor.visit_map(&mut map)?;
+            if map.remaining != 0 {
+                return Err(de::Error::invalid_length(count, &ExpectedFewer(count - map.remaining)));
+            }
+            Ok(out)
+        }
+        code => unreachable_code(code),
+    }
+}
+
+struct ExpectedFewer(usize);
+
+impl de::Expected for ExpectedFewer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0 == 1 {
+            f.write_str("1 element")
+        } else {
+            write!(f, "{} elements", self.0)
+        }
+    }
+}
+
+struct ReplaySeq<'r, 'a, 'de, E> {
+    reader: &'r mut Reader<'a, 'de>,
+    human_readable: bool,
+    error: PhantomData<fn() -> E>,
+    end: usize,
+    remaining: usize,
+}
+
+impl<'de, E: de::Error> SeqAccess<'de> for ReplaySeq<'_, '_, 'de, E> {
+    type Error = E;
+
+    fn next_element_seed<T>(&mut self, seed: T) -> Result<Option<T::Value>, Self::Error>
+    where
+        T: DeserializeSeed<'de>,
+    {
+        if self.remaining == 0 {
+            return Ok(None);
+        }
+        self.remaining -= 1;
+        let out = seed.deserialize(self.reader.next_value(self.human_readable))?;
+        if self.remaining == 0 {
+            debug_assert_eq!(self.reader.pos, self.end);
+        }
+        Ok(Some(out))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.remaining)
+    }
+}
+
+struct ReplayMap<'r, 'a, 'de, E> {
+    reader: &'r mut Reader<'a, 'de>,
+    human_readable: bool,
+    error: PhantomData<fn() -> E>,
+    end: usize,
+    remaining: usize,
+}
+
+impl<'de, E: de::Error> MapAccess<'de> for ReplayMap<'_, '_, 'de, E> {
+    type Error = E;
+
+    fn next_key_seed<K>(&mut self, seed: K) -> Result<Option<K::Value>, Self::Error>
+    where
+        K: DeserializeSeed<'de>,
+    {
+        if self.remaining == 0 {
+            return Ok(None);
+        }
+        self.remaining -= 1;
+        seed.deserialize(self.reader.next_value(self.human_readable))
+            .map(Some)
+    }
+
+    fn next_value_seed<V>(&mut self, seed: V) -> Result<V::Value, Self::Error>
+    where
+        V: DeserializeSeed<'de>,
+    {
+        let out = seed.deserialize(self.reader.next_value(self.human_readable))?;
+        if self.remaining == 0 {
+            debug_assert_eq!(self.reader.pos, self.end);
+        }
+        Ok(out)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(self.remaining)
+    }
+}
+
+struct ReplayEnum<'r, 'a, 'de, E> {
+    reader: &'r mut Reader<'a, 'de>,
+    human_readable: bool,
+    error: PhantomData<fn() -> E>,
+    has_value: bool,
+}
+
+impl<'r, 'a, 'de, E: de::Error> EnumAccess<'de> for ReplayEnum<'r, 'a, 'de, E> {
+    type Error = E;
+    type Variant = Self;
+
+    fn variant_seed<V>(self, seed: V) -> Result<(V::Value, Self), Self::Error>
+    where
+        V: DeserializeSeed<'de>,
+    {
+        let out = seed.deserialize(self.reader.next_value(self.human_readable))?;
+        Ok((out, self))
+    }
+}
+
+impl<'de, E: de::Error> VariantAccess<'de> for ReplayEnum<'_, '_, 'de, E> {
+    type Error = E;
+
+    fn unit_variant(self) -> Result<(), Self::Error> {
+        if self.has_value {
+            de::Deserialize::deserialize(self.reader.next_value::<E>(self.human_readable))
+        } else {
+            Ok(())
+        }
+    }
+
+    fn newtype_variant_seed<T>(self, seed: T) -> Result<T::Value, Self::Error>
+    where
+        T: DeserializeSeed<'de>,
+    {
+        if self.has_value {
+            seed.deserialize(self.reader.next_value(self.human_readable))
+        } else {
+            Err(de::Error::invalid_type(Unexpected::UnitVariant, &"newtype variant"))
+        }
+    }
+
+    fn tuple_variant<V>(self, _len: usize, visitor: V) -> Result<V::Value, Self::Error>
+    where
+        V: Visitor<'de>,
+    {
+        if self.has_value {
+            self.reader.next_value(self.human_readable).deserialize_any(visitor)
+        } else {
+            Err(de::Error::invalid_type(Unexpected::UnitVariant, &"tuple variant"))
+        }
+    }
+
+    fn struct_variant<V>(self, _fields: &'static [&'static str], visitor: V) -> Result<V::Value, Self::Error>
+    where
+        V: Visitor<'de>,
+    {
+        if self.has_value {
+            self.reader.next_value(self.human_readable).deserialize_any(visitor)
+        } else {
+            Err(de::Error::invalid_type(Unexpected::UnitVariant, &"struct variant"))
+        }
+    }
+}
+
+impl<'de, E: de::Error> IntoDeserializer<'de, E> for Replay<'_, '_, 'de, E> {
+    type Deserializer = Self;
+
+    fn into_deserializer(self) -> Self {
+        self
+    }
+}

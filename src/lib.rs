@@ -1,0 +1,23 @@
+//! Polymorphic subtype discriminators for serde.
+#![deny(missing_docs)]
+
+mod buffer;
+// Their `pub` items are reached only through `__private`.
+#[allow(missing_docs)]
+mod dispatch;
+#[allow(missing_docs)]
+mod tag;
+#[allow(missing_docs)]
+mod tagged;
+
+pub use json_subtypes_macros::json_subtypes;
+
+/// Not public API. Used by generated code.
+#[doc(hidden)]
+#[allow(missing_docs)]
+pub mod __private {
+    pub use crate::dispatch::{deserialize, Dispatch, VariantDeserializer};
+    pub use crate::tag::{Found, Literal, LiteralTable};
+    pub use crate::tagged::{TaggedSerializer, Tagging};
+    pub use serde;
+}

@@ -1,0 +1,567 @@
+//! The tagged serializer: wraps the real serializer and puts the tag entry
+//! in front of the payload's own fields.
+//!
+//! Generated code serializes the enum through a serde-derived, externally
+//! tagged twin; its `serialize_*_variant` calls land here with the variant's
+//! index, which selects the tag. The tag is a literal written directly: no
+//! allocation, no intermediate value. Output is what serde's internally
+//! tagged enums write, so the two are interchangeable on the wire.
+
+use core::fmt;
+use core::marker::PhantomData;
+
+use serde::ser::{
+    self, Error as _, Impossible, Serialize, SerializeMap, SerializeStruct,
+    SerializeStructVariant, Serializer,
+};
+
+/// What generated code provides to write an enum's tags.
+pub trait Tagging {
+    /// The tag key, e.g. `"type"`.
+    const KEY: &'static str;
+    /// The tag value type (a [`Literal`](crate::__private::Literal) for literal tags).
+    type Tag: Serialize;
+    /// The tag of variant `index`.
+    fn tag(index: u32) -> Self::Tag;
+}
+
+/// Entry point of a generated `Serialize` impl: `serialize` is the twin's
+/// serde-derived function.
+pub struct TaggedSerializer<S, T> {
+    inner: S,
+    marker: PhantomData<T>,
+}
+
+impl<S, T> TaggedSerializer<S, T> {
+    #[inline]
+    pub fn new(inner: S) -> Self {
+        TaggedSerializer {
+            inner,
+            marker: PhantomData,
+        }
+    }
+}
+
+fn not_a_variant<E: ser::Error>() -> E {
+    E::custom("json_subtypes: the generated serializer expects an enum variant")
+}
+
+macro_rules! refuse {
+    ($($method:ident($($arg:ty),*))*) => {
+        $(
+            fn $method(self, $(_: $arg),*) -> Result<S::Ok, S::Error> {
+                Err(not_a_variant())
+            }
+        )*
+    };
+}
+
+impl<S: Serializer, T: Tagging> Serializer for TaggedSerializer<S, T> {
+    type Ok = S::Ok;
+    type Error = S::Error;
+    type SerializeSeq = Impossible<S::Ok, S::Error>;
+    type SerializeTuple = Impossible<S::Ok, S::Error>;
+    type SerializeTupleStruct = Impossible<S::Ok, S::Error>;
+    type SerializeTupleVariant = Impossible<S::Ok, S::Error>;
+    type SerializeMap = Impossible<S::Ok, S::Error>;
+    type SerializeStruct = Impossible<S::Ok, S::Error>;
+    type SerializeStructVariant = Fields<S::SerializeStruct>;
+
+    #[inline]
+    fn serialize_unit_variant(
+        self,
+        name: &'static str,
+        index: u32,
+        _variant: &'static str,
+    ) -> Result<S::Ok, S::Error> {
+        let mut state = self.inner.serialize_struct(name, 1)?;
+        state.serialize_field(T::KEY, &T::tag(index))?;
+        state.end()
+    }
+
+    #[inline]
+    fn serialize_newtype_variant<V: ?Sized + Serialize>(
+        self,
+        name: &'static str,
+        index: u32,
+        variant: &'static str,
+        value: &V,
+    ) -> Result<S::Ok, S::Error> {
+        value.serialize(PayloadSerializer {
+            inner: self.inner,
+            key: T::KEY,
+            tag: T::tag(index),
+            enum_name: name,
+            variant,
+        })
+    }
+
+    #[inline]
+    fn serialize_struct_variant(
+        self,
+        name: &'static str,
+        index: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<Fields<S::SerializeStruct>, S::Error> {
+        let mut state = self.inner.serialize_struct(name, len + 1)?;
+        state.serialize_field(T::KEY, &T::tag(index))?;
+        Ok(Fields {
+            state,
+            key: T::KEY,
+            enum_name: name,
+            variant,
+        })
+    }
+
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant, S::Error> {
+        Err(not_a_variant())
+    }
+
+    refuse! {
+        serialize_bool(bool) serialize_i8(i8) serialize_i16(i16) serialize_i32(i32)
+        serialize_i64(i64) serialize_u8(u8) serialize_u16(u16) serialize_u32(u32)
+        serialize_u64(u64) serialize_f32(f32) serialize_f64(f64) serialize_char(char)
+        serialize_str(&str) serialize_bytes(&[u8]) serialize_none() serialize_unit()
+        serialize_unit_struct(&'static str)
+    }
+
+    fn serialize_some<V: ?Sized + Serialize>(self, _: &V) -> Result<S::Ok, S::Error> {
+        Err(not_a_variant())
+    }
+
+    fn serialize_newtype_struct<V: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: &V,
+    ) -> Result<S::Ok, S::Error> {
+        Err(not_a_variant())
+    }
+
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, S::Error> {
+        Err(not_a_variant())
+    }
+
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, S::Error> {
+        Err(not_a_variant())
+    }
+
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleStruct, S::Error> {
+        Err(not_a_variant())
+    }
+
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, S::Error> {
+        Err(not_a_variant())
+    }
+
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct, S::Error> {
+        Err(not_a_variant())
+    }
+
+    fn is_human_readable(&self) -> bool {
+        self.inner.is_human_readable()
+    }
+}
+
+/// The payload's fields after the tag; a field named like the tag is refused.
+pub struct Fields<M> {
+    state: M,
+    key: &'static str,
+    enum_name: &'static str,
+    variant: &'static str,
+}
+
+fn field_is_tag<E: ser::Error>(enum_name: &str, variant: &str, key: &str) -> E {
+    E::custom(format_args!(
+        "cannot serialize {enum_name}::{variant}: its field `{key}` has the name of the tag"
+    ))
+}
+
+impl<M: SerializeStruct> SerializeStructVariant for Fields<M> {
+    type Ok = M::Ok;
+    type Error = M::Error;
+
+    #[inline]
+    fn serialize_field<V: ?Sized + Serialize>(
+        &mut self,
+        key: &'static str,
+        value: &V,
+    ) -> Result<(), M::Error> {
+        if key == self.key {
+            return Err(field_is_tag(self.enum_name, self.variant, key));
+        }
+        self.state.serialize_field(key, value)
+    }
+
+    fn skip_field(&mut self, key: &'static str) -> Result<(), M::Error> {
+        self.state.skip_field(key)
+    }
+
+    #[inline]
+    fn end(self) -> Result<M::Ok, M::Error> {
+        self.state.end()
+    }
+}
+
+impl<M: SerializeStruct> SerializeStruct for Fields<M> {
+    type Ok = M::Ok;
+    type Error = M::Error;
+
+    #[inline]
+    fn serialize_field<V: ?Sized + Serialize>(
+        &mut self,
+        key: &'static str,
+        value: &V,
+    ) -> Result<(), M::Error> {
+        SerializeStructVariant::serialize_field(self, key, value)
+    }
+
+    fn skip_field(&mut self, key: &'static str) -> Result<(), M::Error> {
+        self.state.skip_field(key)
+    }
+
+    #[inline]
+    fn end(self) -> Result<M::Ok, M::Error> {
+        self.state.end()
+    }
+}
+
+impl<M: SerializeMap> SerializeMap for Fields<M> {
+    type Ok = M::Ok;
+    type Error = M::Error;
+
+    fn serialize_key<K: ?Sized + Serialize>(&mut self, key: &K) -> Result<(), M::Error> {
+        if let Ok(true) = key.serialize(IsKey(self.key)) {
+            return Err(field_is_tag(self.enum_name, self.variant, self.key));
+        }
+        self.state.serialize_key(key)
+    }
+
+    fn serialize_value<V: ?Sized + Serialize>(&mut self, value: &V) -> Result<(), M::Error> {
+        self.state.serialize_value(value)
+    }
+
+    fn end(self) -> Result<M::Ok, M::Error> {
+        self.state.end()
+    }
+}
+
+/// Serializes a newtype variant's payload with the tag entry first.
+struct PayloadSerializer<S, G> {
+    inner: S,
+    key: &'static str,
+    tag: G,
+    enum_name: &'static str,
+    variant: &'static str,
+}
+
+impl<S: Serializer, G: Serialize> PayloadSerializer<S, G> {
+    fn bad_type(&self, what: &str) -> S::Error {
+        S::Error::custom(format_args!(
+            "cannot serialize tagged newtype variant {}::{} containing {}",
+            self.enum_name, self.variant, what
+        ))
+    }
+
+    fn tag_only(self) -> Result<S::Ok, S::Error> {
+        let mut map = self.inner.serialize_map(Some(1))?;
+        map.serialize_entry(self.key, &self.tag)?;
+        map.end()
+    }
+}
+
+macro_rules! payload_refuses {
+    ($($method:ident($($arg:ty),*) => $what:expr;)*) => {
+        $(
+            fn $method(self, $(_: $arg),*) -> Result<S::Ok, S::Error> {
+                Err(self.bad_type($what))
+            }
+        )*
+    };
+}
+
+impl<S: Serializer, G: Serialize> Serializer for PayloadSerializer<S, G> {
+    type Ok = S::Ok;
+    type Error = S::Error;
+    type SerializeSeq = Impossible<S::Ok, S::Error>;
+    type SerializeTuple = Impossible<S::Ok, S::Error>;
+    type SerializeTupleStruct = Impossible<S::Ok, S::Error>;
+    type SerializeTupleVariant = Impossible<S::Ok, S::Error>;
+    type SerializeMap = Fields<S::SerializeMap>;
+    type SerializeStruct = Fields<S::SerializeStruct>;
+    type SerializeStructVariant = Impossible<S::Ok, S::Error>;
+
+    payload_refuses! {
+        serialize_bool(bool) => "a boolean";
+        serialize_i8(i8) => "an integer";
+        serialize_i16(i16) => "an integer";
+        serialize_i32(i32) => "an integer";
+        serialize_i64(i64) => "an integer";
+        serialize_i128(i128) => "an integer";
+        serialize_u8(u8) => "an integer";
+        serialize_u16(u16) => "an integer";
+        serialize_u32(u32) => "an integer";
+        serialize_u64(u64) => "an integer";
+        serialize_u128(u128) => "an integer";
+        serialize_f32(f32) => "a float";
+        serialize_f64(f64) => "a float";
+        serialize_char(char) => "a char";
+        serialize_str(&str) => "a string";
+        serialize_bytes(&[u8]) => "a byte array";
+        serialize_none() => "an optional";
+    }
+
+    fn serialize_some<V: ?Sized + Serialize>(self, _: &V) -> Result<S::Ok, S::Error> {
+        Err(self.bad_type("an optional"))
+    }
+
+    fn serialize_unit(self) -> Result<S::Ok, S::Error> {
+        self.tag_only()
+    }
+
+    fn serialize_unit_struct(self, _: &'static str) -> Result<S::Ok, S::Error> {
+        self.tag_only()
+    }
+
+    fn serialize_unit_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        inner_variant: &'static str,
+    ) -> Result<S::Ok, S::Error> {
+        let mut map = self.inner.serialize_map(Some(2))?;
+        map.serialize_entry(self.key, &self.tag)?;
+        map.serialize_entry(inner_variant, &())?;
+        map.end()
+    }
+
+    fn serialize_newtype_struct<V: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        value: &V,
+    ) -> Result<S::Ok, S::Error> {
+        value.serialize(self)
+    }
+
+    fn serialize_newtype_variant<V: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: u32,
+        inner_variant: &'static str,
+        value: &V,
+    ) -> Result<S::Ok, S::Error> {
+        let mut map = self.inner.serialize_map(Some(2))?;
+        map.serialize_entry(self.key, &self.tag)?;
+        map.serialize_entry(inner_variant, value)?;
+        map.end()
+    }
+
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, S::Error> {
+        Err(self.bad_type("a sequence"))
+    }
+
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, S::Error> {
+        Err(self.bad_type("a tuple"))
+    }
+
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleStruct, S::Error> {
+        Err(self.bad_type("a tuple struct"))
+    }
+
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant, S::Error> {
+        Err(self.bad_type("a tuple variant"))
+    }
+
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant, S::Error> {
+        Err(self.bad_type("a struct variant"))
+    }
+
+    #[inline]
+    fn serialize_map(self, len: Option<usize>) -> Result<Self::SerializeMap, S::Error> {
+        let mut map = self.inner.serialize_map(len.map(|len| len + 1))?;
+        map.serialize_entry(self.key, &self.tag)?;
+        Ok(Fields {
+            state: map,
+            key: self.key,
+            enum_name: self.enum_name,
+            variant: self.variant,
+        })
+    }
+
+    #[inline]
+    fn serialize_struct(
+        self,
+        name: &'static str,
+        len: usize,
+    ) -> Result<Self::SerializeStruct, S::Error> {
+        let mut state = self.inner.serialize_struct(name, len + 1)?;
+        state.serialize_field(self.key, &self.tag)?;
+        Ok(Fields {
+            state,
+            key: self.key,
+            enum_name: self.enum_name,
+            variant: self.variant,
+        })
+    }
+
+    fn is_human_readable(&self) -> bool {
+        self.inner.is_human_readable()
+    }
+}
+
+/// Answers whether a map key serializes as the string `self.0`.
+struct IsKey(&'static str);
+
+#[derive(Debug)]
+struct NotAString;
+
+impl fmt::Display for NotAString {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("not a string")
+    }
+}
+
+impl std::error::Error for NotAString {}
+
+impl ser::Error for NotAString {
+    fn custom<T: fmt::Display>(_: T) -> Self {
+        NotAString
+    }
+}
+
+macro_rules! not_a_string {
+    ($($method:ident($($arg:ty),*))*) => {
+        $(
+            fn $method(self, $(_: $arg),*) -> Result<bool, NotAString> {
+                Ok(false)
+            }
+        )*
+    };
+}
+
+impl Serializer for IsKey {
+    type Ok = bool;
+    type Error = NotAString;
+    type SerializeSeq = Impossible<bool, NotAString>;
+    type SerializeTuple = Impossible<bool, NotAString>;
+    type SerializeTupleStruct = Impossible<bool, NotAString>;
+    type SerializeTupleVariant = Impossible<bool, NotAString>;
+    type SerializeMap = Impossible<bool, NotAString>;
+    type SerializeStruct = Impossible<bool, NotAString>;
+    type SerializeStructVariant = Impossible<bool, NotAString>;
+
+    fn serialize_str(self, v: &str) -> Result<bool, NotAString> {
+        Ok(v == self.0)
+    }
+
+    fn serialize_char(self, v: char) -> Result<bool, NotAString> {
+        Ok(v.encode_utf8(&mut [0; 4]) == self.0)
+    }
+
+    fn serialize_bytes(self, v: &[u8]) -> Result<bool, NotAString> {
+        Ok(v == self.0.as_bytes())
+    }
+
+    fn serialize_unit_variant(self, _: &'static str, _: u32, v: &'static str) -> Result<bool, NotAString> {
+        Ok(v == self.0)
+    }
+
+    fn serialize_newtype_struct<V: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        value: &V,
+    ) -> Result<bool, NotAString> {
+        value.serialize(self)
+    }
+
+    not_a_string! {
+        serialize_bool(bool) serialize_i8(i8) serialize_i16(i16) serialize_i32(i32)
+        serialize_i64(i64) serialize_u8(u8) serialize_u16(u16) serialize_u32(u32)
+        serialize_u64(u64) serialize_f32(f32) serialize_f64(f64) serialize_none()
+        serialize_unit() serialize_unit_struct(&'static str)
+    }
+
+    fn serialize_some<V: ?Sized + Serialize>(self, _: &V) -> Result<bool, NotAString> {
+        Ok(false)
+    }
+
+    fn serialize_newtype_variant<V: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &V,
+    ) -> Result<bool, NotAString> {
+        Ok(false)
+    }
+
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, NotAString> {
+        Err(NotAString)
+    }
+
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, NotAString> {
+        Err(NotAString)
+    }
+
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleStruct, NotAString> {
+        Err(NotAString)
+    }
+
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant, NotAString> {
+        Err(NotAString)
+    }
+
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, NotAString> {
+        Err(NotAString)
+    }
+
+    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct, NotAString> {
+        Err(NotAString)
+    }
+
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStructVariant, NotAString> {
+        Err(NotAString)
+    }
+}
