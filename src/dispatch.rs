@@ -11,7 +11,7 @@ use core::marker::PhantomData;
 
 use serde::de::{
     self, DeserializeSeed, Deserializer, EnumAccess, Error as _, IgnoredAny, MapAccess,
-    Unexpected, VariantAccess, Visitor,
+    SeqAccess, Unexpected, VariantAccess, Visitor,
 };
 
 use crate::buffer::{Buffer, Reader, DEFAULT_MAX_DEPTH};
@@ -25,10 +25,11 @@ pub trait Dispatch<'de>: Sized {
     /// The enum's name, for messages.
     const NAME: &'static str;
 
-    /// Builds the value of variant `index` from `variant`.
-    fn build<A>(variant: VariantDeserializer<'de, A>) -> Result<Self, A::Error>
+    /// Builds the chosen variant from `variant`, a deserializer that
+    /// answers with an enum access (a [`VariantDeserializer`]).
+    fn build<D>(variant: D) -> Result<Self, D::Error>
     where
-        A: MapAccess<'de>;
+        D: Deserializer<'de>;
 }
 
 /// Entry point of a generated `Deserialize` impl.
@@ -77,6 +78,7 @@ impl<'de, T: Dispatch<'de>> Visitor<'de> for DispatchVisitor<T> {
                     let index = map.next_value_seed(TagSeed::<T::Table>(PhantomData))?;
                     return T::build(VariantDeserializer {
                         index,
+                        human_readable: self.human_readable,
                         rest: Rest {
                             prefix: prefix.reader_owned(),
                             live: map,
@@ -92,6 +94,22 @@ impl<'de, T: Dispatch<'de>> Visitor<'de> for DispatchVisitor<T> {
                 )?,
                 None => return Err(A::Error::missing_field(key)),
             }
+        }
+    }
+
+    /// serde's internally tagged enums also read `["dog", field, ...]`:
+    /// the tag, then the payload's fields in order.
+    fn visit_seq<A>(self, mut seq: A) -> Result<T, A::Error>
+    where
+        A: SeqAccess<'de>,
+    {
+        match seq.next_element_seed(TagSeed::<T::Table>(PhantomData))? {
+            Some(index) => T::build(VariantDeserializer {
+                index,
+                human_readable: self.human_readable,
+                rest: RestSeq(seq),
+            }),
+            None => Err(A::Error::invalid_length(0, &self)),
         }
     }
 }
@@ -357,20 +375,24 @@ impl<'de, A: MapAccess<'de>> Deserializer<'de> for Rest<'de, A> {
 
 /// The chosen variant and the rest of its object, handed to the generated
 /// code's serde-derived enum reader as an enum access.
-pub struct VariantDeserializer<'de, A> {
+pub struct VariantDeserializer<R> {
     index: u32,
-    rest: Rest<'de, A>,
+    human_readable: bool,
+    rest: R,
 }
 
-impl<'de, A: MapAccess<'de>> Deserializer<'de> for VariantDeserializer<'de, A> {
-    type Error = A::Error;
+impl<'de, R> Deserializer<'de> for VariantDeserializer<R>
+where
+    R: VariantAccess<'de>,
+{
+    type Error = R::Error;
 
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, A::Error> {
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, R::Error> {
         visitor.visit_enum(self)
     }
 
     fn is_human_readable(&self) -> bool {
-        self.rest.human_readable
+        self.human_readable
     }
 
     serde::forward_to_deserialize_any! {
@@ -380,16 +402,58 @@ impl<'de, A: MapAccess<'de>> Deserializer<'de> for VariantDeserializer<'de, A> {
     }
 }
 
-impl<'de, A: MapAccess<'de>> EnumAccess<'de> for VariantDeserializer<'de, A> {
-    type Error = A::Error;
-    type Variant = Rest<'de, A>;
+impl<'de, R: VariantAccess<'de>> EnumAccess<'de> for VariantDeserializer<R> {
+    type Error = R::Error;
+    type Variant = R;
 
-    fn variant_seed<V>(self, seed: V) -> Result<(V::Value, Rest<'de, A>), A::Error>
+    fn variant_seed<V>(self, seed: V) -> Result<(V::Value, R), R::Error>
     where
         V: DeserializeSeed<'de>,
     {
-        let index = seed.deserialize(de::value::U32Deserializer::<A::Error>::new(self.index))?;
+        let index = seed.deserialize(de::value::U32Deserializer::<R::Error>::new(self.index))?;
         Ok((index, self.rest))
+    }
+}
+
+/// The rest of a sequence after its leading tag.
+pub struct RestSeq<A>(A);
+
+impl<'de, A: SeqAccess<'de>> Deserializer<'de> for RestSeq<A> {
+    type Error = A::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, A::Error> {
+        visitor.visit_seq(self.0)
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+impl<'de, A: SeqAccess<'de>> VariantAccess<'de> for RestSeq<A> {
+    type Error = A::Error;
+
+    fn unit_variant(mut self) -> Result<(), A::Error> {
+        while self.0.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(())
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, A::Error> {
+        seed.deserialize(self)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, A::Error> {
+        visitor.visit_seq(self.0)
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, A::Error> {
+        visitor.visit_seq(self.0)
     }
 }
 

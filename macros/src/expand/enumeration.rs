@@ -111,11 +111,11 @@ fn generate(cont: &Container) -> TokenStream {
     let ident = &item.ident;
     let name = ident.to_string();
     let key = cont.tag_key().unwrap_or_default();
-    let (impl_generics, ty_generics, where_clause) = item.generics.split_for_impl();
+    let (_, ty_generics, where_clause) = item.generics.split_for_impl();
 
     // The twin: the same variants and fields with only their serde attributes.
     let twin = format_ident!("__{}Twin", ident);
-    let remote = quote!(#ident #ty_generics).to_string();
+    let remote = ident.to_string();
     let serde_path = "::json_subtypes::__private::serde";
     let container_serde: Vec<&Attribute> = item
         .attrs
@@ -160,7 +160,6 @@ fn generate(cont: &Container) -> TokenStream {
         ),
     );
     let (de_impl, _, de_where) = de_generics.split_for_impl();
-    let _ = (impl_generics, where_clause);
 
     quote! {
         #[doc(hidden)]
@@ -170,7 +169,7 @@ fn generate(cont: &Container) -> TokenStream {
             #[serde(crate = #serde_path, remote = #remote, rename = #name)]
             #(#container_serde)*
             #[allow(dead_code, non_camel_case_types, clippy::all)]
-            enum #twin #generics {
+            enum #twin #generics #where_clause {
                 #(#twin_variants,)*
             }
 
@@ -226,11 +225,9 @@ fn generate(cont: &Container) -> TokenStream {
                 const NAME: &'static str = #name;
 
                 #[inline]
-                fn build<__A>(
-                    __variant: #private::VariantDeserializer<'__de, __A>,
-                ) -> ::core::result::Result<Self, __A::Error>
+                fn build<__V>(__variant: __V) -> ::core::result::Result<Self, __V::Error>
                 where
-                    __A: #private::serde::de::MapAccess<'__de>,
+                    __V: #private::serde::Deserializer<'__de>,
                 {
                     #twin::deserialize(__variant)
                 }
