@@ -54,6 +54,8 @@ pub struct ContainerAttrs {
     /// `rename_all = "snake_case"`: default tag values from variant names,
     /// with serde's rules.
     pub rename_all: Option<Spanned<RenameRule>>,
+    /// Whether an unknown key was reported, so checks of missing keys stay quiet.
+    pub had_unknown_key: bool,
 }
 
 impl ContainerAttrs {
@@ -86,6 +88,7 @@ impl ContainerAttrs {
                     }
                 }
             } else {
+                out.had_unknown_key = true;
                 unknown_key(cx, &meta, CONTAINER_KEYS)?;
             }
             Ok(())

@@ -4,7 +4,9 @@
 use std::collections::HashMap;
 
 use quote::ToTokens;
-use syn::{Attribute, Expr, ExprLit, Lit, Meta};
+use proc_macro2::TokenStream;
+use syn::ext::IdentExt;
+use syn::{Attribute, Expr, ExprLit, Lit, LitStr, Meta};
 
 use crate::ast::{Container, Style};
 use crate::attr::TagValue;
@@ -23,7 +25,8 @@ pub fn check(cx: &Ctxt, cont: &Container) {
 /// An enum without `tag` would need presence detection, which reads the
 /// whole object; say what to add.
 fn check_tag_present(cx: &Ctxt, cont: &Container) {
-    if cont.attrs.tag.is_none() {
+    // A misspelt key (`tga = ...`) was already reported; do not pile on.
+    if cont.attrs.tag.is_none() && !cont.attrs.had_unknown_key {
         cx.error_spanned_by(
             cont.ident(),
             "missing tag key; write `#[json_subtypes(tag = \"type\")]`",
@@ -103,18 +106,23 @@ fn check_fields_named_like_tag(cx: &Ctxt, cont: &Container) {
             continue;
         }
         for field in &variant.original.fields {
-            let ident = field.ident.as_ref().map(|i| i.to_string());
-            let mut names: Vec<String> = ident.into_iter().collect();
-            for (key, value) in serde_entries(&field.attrs) {
-                if key == "rename" || key == "alias" {
-                    if let Some(value) = value {
-                        names.push(value);
-                    }
-                }
+            let Some(ident) = &field.ident else { continue };
+            let entries = serde_entries(&field.attrs);
+            let mut offenders: Vec<TokenStream> = entries
+                .iter()
+                .filter(|(key, _)| key == "rename" || key == "alias")
+                .filter_map(|(_, value)| value.as_ref())
+                .filter(|lit| lit.value() == tag)
+                .map(|lit| lit.to_token_stream())
+                .collect();
+            // Without a rename, serde reads and writes the field's own name.
+            let renamed = entries.iter().any(|(key, _)| key == "rename");
+            if !renamed && ident.unraw() == tag {
+                offenders.push(ident.to_token_stream());
             }
-            if names.iter().any(|n| n == tag) {
+            for tokens in offenders {
                 cx.error_spanned_by(
-                    field.ident.as_ref().unwrap(),
+                    tokens,
                     format!(
                         "field named like the tag `{tag}`; rename the field or choose another tag key"
                     ),
@@ -195,7 +203,7 @@ fn skip_value(meta: &syn::meta::ParseNestedMeta) -> syn::Result<()> {
 
 /// `(key, string value)` for each entry of `#[serde(...)]` attributes,
 /// flattening `rename(serialize = "a", deserialize = "b")` into two entries.
-fn serde_entries(attrs: &[Attribute]) -> Vec<(String, Option<String>)> {
+fn serde_entries(attrs: &[Attribute]) -> Vec<(String, Option<LitStr>)> {
     let mut out = Vec::new();
     for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
         if !matches!(attr.meta, Meta::List(_)) {
@@ -223,11 +231,11 @@ fn serde_entries(attrs: &[Attribute]) -> Vec<(String, Option<String>)> {
     out
 }
 
-fn string_lit(expr: &Expr) -> Option<String> {
+fn string_lit(expr: &Expr) -> Option<LitStr> {
     match expr {
         Expr::Lit(ExprLit {
             lit: Lit::Str(s), ..
-        }) => Some(s.value()),
+        }) => Some(s.clone()),
         _ => None,
     }
 }

@@ -1,0 +1,13 @@
+//! Compile-fail cases for `#[json_subtypes]`: each file in `tests/ui/` is one
+//! mistake a user can make, and its `.stderr` is the exact diagnostic the
+//! macro must give (pointing at the offending tokens, saying how to fix it).
+//!
+//! Regenerate the expected output with
+//! `TRYBUILD=overwrite cargo test --test test_ui` and read every changed
+//! `.stderr` before committing it.
+
+#[test]
+fn ui() {
+    let t = trybuild::TestCases::new();
+    t.compile_fail("tests/ui/*.rs");
+}
