@@ -19,11 +19,17 @@ use crate::tag::{LiteralTable, TagVisitor};
 
 /// What generated code provides for an enum with a tag key.
 pub trait Dispatch<'de>: Sized {
-    /// The tags and their lookup.
-    type Table: LiteralTable;
+    /// The tag key, e.g. `"type"`.
+    const KEY: &'static str;
 
     /// The enum's name, for messages.
     const NAME: &'static str;
+
+    /// Reads a tag value and returns the index of the variant it selects, or
+    /// the unknown-tag error.
+    fn read_tag<D>(tag: D) -> Result<u32, D::Error>
+    where
+        D: Deserializer<'de>;
 
     /// Builds the chosen variant from `variant`, a deserializer that
     /// answers with an enum access (a [`VariantDeserializer`]).
@@ -57,7 +63,7 @@ impl<'de, T: Dispatch<'de>> Visitor<'de> for DispatchVisitor<T> {
         write!(
             f,
             "a map with a `{}` tag for {}",
-            <T::Table as LiteralTable>::KEY,
+            T::KEY,
             T::NAME
         )
     }
@@ -66,7 +72,7 @@ impl<'de, T: Dispatch<'de>> Visitor<'de> for DispatchVisitor<T> {
     where
         A: MapAccess<'de>,
     {
-        let key = <T::Table as LiteralTable>::KEY;
+        let key = T::KEY;
         let mut prefix = Buffer::new();
         loop {
             let seed = KeySeed {
@@ -75,7 +81,7 @@ impl<'de, T: Dispatch<'de>> Visitor<'de> for DispatchVisitor<T> {
             };
             match map.next_key_seed(seed)? {
                 Some(true) => {
-                    let index = map.next_value_seed(TagSeed::<T::Table>(PhantomData))?;
+                    let index = map.next_value_seed(TagSeed::<T>(PhantomData))?;
                     return T::build(VariantDeserializer {
                         index,
                         human_readable: self.human_readable,
@@ -103,7 +109,7 @@ impl<'de, T: Dispatch<'de>> Visitor<'de> for DispatchVisitor<T> {
     where
         A: SeqAccess<'de>,
     {
-        match seq.next_element_seed(TagSeed::<T::Table>(PhantomData))? {
+        match seq.next_element_seed(TagSeed::<T>(PhantomData))? {
             Some(index) => T::build(VariantDeserializer {
                 index,
                 human_readable: self.human_readable,
@@ -224,12 +230,24 @@ impl<'de, A: MapAccess<'de>> Deserializer<'de> for ValueSeedDeserializer<'_, A> 
 
 struct TagSeed<T>(PhantomData<T>);
 
-impl<'de, T: LiteralTable> DeserializeSeed<'de> for TagSeed<T> {
+impl<'de, T: Dispatch<'de>> DeserializeSeed<'de> for TagSeed<T> {
     type Value = u32;
 
+    #[inline]
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<u32, D::Error> {
-        deserializer.deserialize_any(TagVisitor::<T>(PhantomData))
+        T::read_tag(deserializer)
     }
+}
+
+/// `Dispatch::read_tag` for literal tags: looks the value up without
+/// allocating.
+#[inline]
+pub fn read_literal_tag<'de, T, D>(deserializer: D) -> Result<u32, D::Error>
+where
+    T: LiteralTable,
+    D: Deserializer<'de>,
+{
+    deserializer.deserialize_any(TagVisitor::<T>(PhantomData))
 }
 
 /// The rest of an object once its tag is known: the buffered prefix replayed,

@@ -16,8 +16,8 @@ pub use json_subtypes_macros::json_subtypes;
 #[doc(hidden)]
 #[allow(missing_docs)]
 pub mod __private {
-    pub use crate::dispatch::{deserialize, Dispatch};
-    pub use crate::tag::{Found, Literal, LiteralTable};
+    pub use crate::dispatch::{deserialize, read_literal_tag, Dispatch};
+    pub use crate::tag::{unknown_typed_tag, Found, Literal, LiteralTable};
     pub use crate::tagged::{TaggedSerializer, Tagging};
     pub use serde;
 }

@@ -108,6 +108,27 @@ pub(crate) fn unknown_tag<E: de::Error>(found: Found<'_>, expected: &[Literal]) 
     }
 }
 
+/// The unknown-tag error for `tag_type` tags: values are shown as serde_json
+/// writes them through the tag type's own `Serialize`.
+pub fn unknown_typed_tag<E: de::Error, K: Serialize>(found: &K, expected: &[K]) -> E {
+    let show = |k: &K| serde_json::to_string(k).unwrap_or_else(|_| "<unprintable>".to_owned());
+    let mut list = String::new();
+    for (i, tag) in expected.iter().take(LISTED_TAGS).enumerate() {
+        if i > 0 {
+            list.push_str(", ");
+        }
+        list.push_str(&show(tag));
+    }
+    if expected.len() > LISTED_TAGS {
+        list.push_str(&format!(", and {} more", expected.len() - LISTED_TAGS));
+    }
+    let one_of = if expected.len() == 1 { "" } else { "one of " };
+    E::custom(format_args!(
+        "unknown subtype tag {}, expected {one_of}{list}",
+        show(found)
+    ))
+}
+
 /// A table of literal tags: what the generated code knows of an enum.
 pub trait LiteralTable {
     /// Every accepted tag, aliases included, in declaration order.

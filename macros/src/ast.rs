@@ -6,7 +6,7 @@ use syn::ext::IdentExt;
 use syn::{Fields, Ident, ItemEnum};
 
 use crate::case::RenameRule;
-use crate::attr::{ContainerAttrs, Spanned, TagValue, VariantAttrs};
+use crate::attr::{tag_value, typed_value, ContainerAttrs, Spanned, TagValue, VariantAttrs};
 use crate::ctx::Ctxt;
 
 pub struct Container<'a> {
@@ -33,6 +33,7 @@ pub struct Variant<'a> {
 impl<'a> Container<'a> {
     pub fn from_ast(cx: &Ctxt, attrs: ContainerAttrs, item: &'a ItemEnum) -> Self {
         let rule = attrs.rename_all.as_ref().map(|r| r.value);
+        let tag_type = attrs.tag_type.clone();
         let variants = item
             .variants
             .iter()
@@ -44,15 +45,33 @@ impl<'a> Container<'a> {
                     Fields::Unnamed(f) if f.unnamed.len() == 1 => Style::Newtype,
                     Fields::Unnamed(_) => Style::Tuple,
                 };
-                let primary = match &attrs.name {
-                    Some(name) => name.clone(),
-                    None => Spanned {
+                let convert = |expr: &Spanned<syn::Expr>| {
+                    let value = match &tag_type {
+                        Some(ty) => typed_value(cx, &expr.value, &ty.value),
+                        None => tag_value(cx, &expr.value),
+                    };
+                    value.map(|value| Spanned {
+                        value,
+                        tokens: expr.tokens.clone(),
+                    })
+                };
+                let primary = match (&attrs.name, &tag_type) {
+                    (Some(name), _) => convert(name),
+                    (None, None) => Some(Spanned {
                         value: TagValue::Str(default_name(&original.ident, rule)),
                         tokens: original.ident.to_token_stream(),
-                    },
+                    }),
+                    (None, Some(ty)) => {
+                        let ty = ty.tokens.to_string().replace(' ', "");
+                        cx.error_spanned_by(
+                            &original.ident,
+                            format!("missing `name`; with `tag_type` every variant says which `{ty}` it is, e.g. `#[json_subtypes(name = {ty}::{})]`", original.ident),
+                        );
+                        None
+                    }
                 };
-                let mut tags = vec![primary];
-                tags.extend(attrs.aliases.iter().cloned());
+                let mut tags: Vec<Spanned<TagValue>> = primary.into_iter().collect();
+                tags.extend(attrs.aliases.iter().filter_map(convert));
                 Variant {
                     original,
                     style,

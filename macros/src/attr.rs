@@ -9,7 +9,7 @@ use syn::{Expr, ExprLit, ExprUnary, Lit, LitStr, UnOp};
 use crate::case::{RenameRule, RULES};
 use crate::ctx::Ctxt;
 
-const CONTAINER_KEYS: &str = "`tag`, `rename_all`";
+const CONTAINER_KEYS: &str = "`tag`, `tag_type`, `rename_all`";
 const VARIANT_KEYS: &str = "`name`, `alias`";
 
 /// A tag value written in an attribute.
@@ -20,6 +20,9 @@ pub enum TagValue {
     I64(i64),
     U64(u64),
     Bool(bool),
+    /// With `tag_type`: a constant expression of that type, kept as its
+    /// tokens' text so two spellings of one path compare equal.
+    Typed(String),
 }
 
 impl TagValue {
@@ -30,6 +33,7 @@ impl TagValue {
             TagValue::I64(v) => v.to_string(),
             TagValue::U64(v) => v.to_string(),
             TagValue::Bool(v) => v.to_string(),
+            TagValue::Typed(tokens) => tokens.replace(' ', ""),
         }
     }
 }
@@ -54,6 +58,9 @@ pub struct ContainerAttrs {
     /// `rename_all = "snake_case"`: default tag values from variant names,
     /// with serde's rules.
     pub rename_all: Option<Spanned<RenameRule>>,
+    /// `tag_type = Kind`: tags are values of `Kind`, read and written through
+    /// its own Serialize/Deserialize; variants say `name = Kind::Dog`.
+    pub tag_type: Option<Spanned<syn::Type>>,
     /// Whether an unknown key was reported, so checks of missing keys stay quiet.
     pub had_unknown_key: bool,
 }
@@ -68,6 +75,10 @@ impl ContainerAttrs {
                     cx.error_spanned_by(&lit, "the tag key cannot be empty; write e.g. `tag = \"type\"`");
                 }
                 set_once(cx, &meta, &mut out.tag, lit.value(), lit.to_token_stream());
+            } else if meta.path.is_ident("tag_type") {
+                let ty: syn::Type = meta.value()?.parse()?;
+                let tokens = ty.to_token_stream();
+                set_once(cx, &meta, &mut out.tag_type, ty, tokens);
             } else if meta.path.is_ident("rename_all") {
                 let lit: LitStr = meta.value()?.parse()?;
                 match RenameRule::from_str(&lit.value()) {
@@ -103,10 +114,11 @@ impl ContainerAttrs {
 /// Variant forms, from `#[json_subtypes(...)]` on a variant.
 #[derive(Default)]
 pub struct VariantAttrs {
-    /// `name = "cat"` / `name = 3` / `name = true`: the tag written and read.
-    pub name: Option<Spanned<TagValue>>,
+    /// `name = "cat"` / `name = 3` / `name = -1` / `name = true`, or with
+    /// `tag_type`, `name = Kind::Cat`: the tag written and read.
+    pub name: Option<Spanned<Expr>>,
     /// `alias = "kitty"` (repeatable): further tags accepted on read.
-    pub aliases: Vec<Spanned<TagValue>>,
+    pub aliases: Vec<Spanned<Expr>>,
 }
 
 impl VariantAttrs {
@@ -116,17 +128,15 @@ impl VariantAttrs {
             let result = attr.parse_nested_meta(|meta| {
                 if meta.path.is_ident("name") {
                     let expr: Expr = meta.value()?.parse()?;
-                    if let Some(value) = tag_value(cx, &expr) {
-                        set_once(cx, &meta, &mut out.name, value, expr.to_token_stream());
-                    }
+                    let tokens = expr.to_token_stream();
+                    set_once(cx, &meta, &mut out.name, expr, tokens);
                 } else if meta.path.is_ident("alias") {
                     let expr: Expr = meta.value()?.parse()?;
-                    if let Some(value) = tag_value(cx, &expr) {
-                        out.aliases.push(Spanned {
-                            value,
-                            tokens: expr.to_token_stream(),
-                        });
-                    }
+                    let tokens = expr.to_token_stream();
+                    out.aliases.push(Spanned {
+                        value: expr,
+                        tokens,
+                    });
                 } else {
                     unknown_key(cx, &meta, VARIANT_KEYS)?;
                 }
@@ -173,7 +183,7 @@ fn unknown_key(cx: &Ctxt, meta: &ParseNestedMeta, expected: &str) -> syn::Result
 }
 
 /// `"cat"`, `3`, `-3`, `true`; anything else is refused with the reason.
-fn tag_value(cx: &Ctxt, expr: &Expr) -> Option<TagValue> {
+pub fn tag_value(cx: &Ctxt, expr: &Expr) -> Option<TagValue> {
     match expr {
         Expr::Lit(ExprLit { lit, .. }) => match lit {
             Lit::Str(s) => Some(TagValue::Str(s.value())),
@@ -233,9 +243,27 @@ fn tag_value(cx: &Ctxt, expr: &Expr) -> Option<TagValue> {
         _ => {
             cx.error_spanned_by(
                 expr,
-                "unsupported tag value; use a string, an integer or a bool literal",
+                "unsupported tag value; use a string, an integer or a bool literal, or declare the tag's type with `tag_type = ...` on the enum",
             );
             None
         }
+    }
+}
+
+/// With `tag_type`, a tag is a constant expression of that type.
+pub fn typed_value(cx: &Ctxt, expr: &Expr, ty: &syn::Type) -> Option<TagValue> {
+    match expr {
+        Expr::Lit(_) | Expr::Unary(_) => {
+            cx.error_spanned_by(
+                expr,
+                format!(
+                    "with `tag_type`, `name` takes a value of type `{}`; write a constant such as `{}::Variant`",
+                    ty.to_token_stream().to_string().replace(' ', ""),
+                    ty.to_token_stream().to_string().replace(' ', "")
+                ),
+            );
+            None
+        }
+        _ => Some(TagValue::Typed(expr.to_token_stream().to_string())),
     }
 }

@@ -84,6 +84,7 @@ fn without_serde_derives(attr: &Attribute) -> Option<Attribute> {
 fn literal(value: &TagValue) -> TokenStream {
     let private = private();
     match value {
+        TagValue::Typed(_) => unreachable!("typed tags are not literals"),
         TagValue::Str(s) => quote!(#private::Literal::Str(#s)),
         TagValue::I64(v) => quote!(#private::Literal::I64(#v)),
         TagValue::U64(v) => quote!(#private::Literal::U64(#v)),
@@ -94,6 +95,7 @@ fn literal(value: &TagValue) -> TokenStream {
 fn found_pattern(value: &TagValue) -> TokenStream {
     let private = private();
     match value {
+        TagValue::Typed(_) => unreachable!("typed tags are not literals"),
         TagValue::Str(s) => quote!(#private::Found::Str(#s)),
         TagValue::I64(v) => quote!(#private::Found::I64(#v)),
         TagValue::U64(v) => quote!(#private::Found::U64(#v)),
@@ -133,18 +135,10 @@ fn generate(cont: &Container) -> TokenStream {
     });
     let generics = &item.generics;
 
-    // The table: tags for lookup and writing.
-    let all_tags = cont
-        .variants
-        .iter()
-        .flat_map(|v| v.tags.iter().map(|t| literal(&t.value)));
-    let arms = cont.variants.iter().enumerate().map(|(index, v)| {
-        let index = index as u32;
-        let patterns = v.tags.iter().map(|t| found_pattern(&t.value));
-        quote!(#(#patterns)|* => ::core::option::Option::Some(#index),)
-    });
-    let primary = cont.variants.iter().map(|v| literal(&v.tags[0].value));
-    let variant_count = cont.variants.len();
+    let tables = match &cont.attrs.tag_type {
+        Some(ty) => typed_tables(cont, &ty.value),
+        None => literal_tables(cont),
+    };
 
     let ser_generics = bound::with_predicates(
         generics,
@@ -173,31 +167,7 @@ fn generate(cont: &Container) -> TokenStream {
                 #(#twin_variants,)*
             }
 
-            struct __Table;
-
-            impl #private::LiteralTable for __Table {
-                const TAGS: &'static [#private::Literal] = &[#(#all_tags),*];
-                const KEY: &'static str = #key;
-
-                #[inline]
-                fn lookup(found: #private::Found<'_>) -> ::core::option::Option<u32> {
-                    match found {
-                        #(#arms)*
-                        _ => ::core::option::Option::None,
-                    }
-                }
-            }
-
-            impl #private::Tagging for __Table {
-                const KEY: &'static str = #key;
-                type Tag = #private::Literal;
-
-                #[inline]
-                fn tag(index: u32) -> #private::Literal {
-                    const PRIMARY: [#private::Literal; #variant_count] = [#(#primary),*];
-                    PRIMARY[index as usize]
-                }
-            }
+            #tables
 
             #[automatically_derived]
             impl #ser_impl #private::serde::Serialize for #ident #ty_generics #ser_where {
@@ -221,8 +191,16 @@ fn generate(cont: &Container) -> TokenStream {
 
             #[automatically_derived]
             impl #de_impl #private::Dispatch<'__de> for #ident #ty_generics #de_where {
-                type Table = __Table;
+                const KEY: &'static str = #key;
                 const NAME: &'static str = #name;
+
+                #[inline]
+                fn read_tag<__D>(__tag: __D) -> ::core::result::Result<u32, __D::Error>
+                where
+                    __D: #private::serde::Deserializer<'__de>,
+                {
+                    __read_tag(__tag)
+                }
 
                 #[inline]
                 fn build<__V>(__variant: __V) -> ::core::result::Result<Self, __V::Error>
@@ -233,5 +211,113 @@ fn generate(cont: &Container) -> TokenStream {
                 }
             }
         };
+    }
+}
+
+/// Literal tags: a `match` for lookup, a constant array for writing.
+fn literal_tables(cont: &Container) -> TokenStream {
+    let private = private();
+    let key = cont.tag_key().unwrap_or_default();
+    let all_tags = cont
+        .variants
+        .iter()
+        .flat_map(|v| v.tags.iter().map(|t| literal(&t.value)));
+    let arms = cont.variants.iter().enumerate().map(|(index, v)| {
+        let index = index as u32;
+        let patterns = v.tags.iter().map(|t| found_pattern(&t.value));
+        quote!(#(#patterns)|* => ::core::option::Option::Some(#index),)
+    });
+    let primary = cont.variants.iter().map(|v| literal(&v.tags[0].value));
+    let variant_count = cont.variants.len();
+    quote! {
+        struct __Table;
+
+        impl #private::LiteralTable for __Table {
+            const TAGS: &'static [#private::Literal] = &[#(#all_tags),*];
+            const KEY: &'static str = #key;
+
+            #[inline]
+            fn lookup(found: #private::Found<'_>) -> ::core::option::Option<u32> {
+                match found {
+                    #(#arms)*
+                    _ => ::core::option::Option::None,
+                }
+            }
+        }
+
+        impl #private::Tagging for __Table {
+            const KEY: &'static str = #key;
+            type Tag = #private::Literal;
+
+            #[inline]
+            fn tag(index: u32) -> #private::Literal {
+                const PRIMARY: [#private::Literal; #variant_count] = [#(#primary),*];
+                PRIMARY[index as usize]
+            }
+        }
+
+        #[inline]
+        fn __read_tag<'__de, __D>(__tag: __D) -> ::core::result::Result<u32, __D::Error>
+        where
+            __D: #private::serde::Deserializer<'__de>,
+        {
+            #private::read_literal_tag::<__Table, __D>(__tag)
+        }
+    }
+}
+
+/// `tag_type` tags: read through the type's `Deserialize`, compared with
+/// `PartialEq` in declaration order, written through its `Serialize`.
+fn typed_tables(cont: &Container, ty: &syn::Type) -> TokenStream {
+    let private = private();
+    let key = cont.tag_key().unwrap_or_default();
+    let checks = cont.variants.iter().enumerate().flat_map(|(index, v)| {
+        let index = index as u32;
+        v.tags.iter().map(move |t| {
+            let value = &t.tokens;
+            quote! {
+                if __found == (#value) {
+                    return ::core::result::Result::Ok(#index);
+                }
+            }
+        })
+    });
+    let all_tags = cont
+        .variants
+        .iter()
+        .flat_map(|v| v.tags.iter().map(|t| &t.tokens));
+    let last = cont.variants.len().saturating_sub(1) as u32;
+    let arms = cont.variants.iter().enumerate().map(|(index, v)| {
+        let index = index as u32;
+        let value = &v.tags[0].tokens;
+        if index == last {
+            quote!(_ => #value,)
+        } else {
+            quote!(#index => #value,)
+        }
+    });
+    quote! {
+        struct __Table;
+
+        impl #private::Tagging for __Table {
+            const KEY: &'static str = #key;
+            type Tag = #ty;
+
+            #[inline]
+            fn tag(index: u32) -> #ty {
+                match index {
+                    #(#arms)*
+                }
+            }
+        }
+
+        fn __read_tag<'__de, __D>(__tag: __D) -> ::core::result::Result<u32, __D::Error>
+        where
+            __D: #private::serde::Deserializer<'__de>,
+        {
+            let __found = <#ty as #private::serde::Deserialize<'__de>>::deserialize(__tag)?;
+            #(#checks)*
+            ::core::result::Result::Err(#private::unknown_typed_tag(&__found, &[#(#all_tags),*]))
+        }
     }
 }
