@@ -14,6 +14,7 @@ use crate::ctx::Ctxt;
 
 pub fn check(cx: &Ctxt, cont: &Container) {
     check_tag_present(cx, cont);
+    check_has_variants(cx, cont);
     check_no_serde_derive(cx, cont);
     check_variant_styles(cx, cont);
     check_unique_tags(cx, cont);
@@ -30,6 +31,16 @@ fn check_tag_present(cx: &Ctxt, cont: &Container) {
         cx.error_spanned_by(
             cont.ident(),
             "missing tag key; write `#[json_subtypes(tag = \"type\")]`",
+        );
+    }
+}
+
+/// Reading needs at least one subtype to pick.
+fn check_has_variants(cx: &Ctxt, cont: &Container) {
+    if cont.variants.is_empty() {
+        cx.error_spanned_by(
+            cont.ident(),
+            "an enum without variants has no subtypes; add a variant per subtype",
         );
     }
 }

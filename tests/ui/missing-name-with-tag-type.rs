@@ -1,0 +1,16 @@
+use json_subtypes::json_subtypes;
+use serde::{Deserialize, Serialize};
+
+#[derive(PartialEq, Serialize, Deserialize)]
+enum Kind {
+    Dog,
+}
+
+#[json_subtypes(tag = "type", tag_type = Kind)]
+enum Animal {
+    #[json_subtypes(name = Kind::Dog)]
+    Dog,
+    Cat,
+}
+
+fn main() {}
