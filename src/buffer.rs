@@ -47,10 +47,12 @@ const MAP: u8 = 24;
 // Containers are followed by `end` (the offset just past their last element)
 // and `count`, as fixed `u32`s patched when the container closes.
 
-
 /// A recorded sequence of serde values borrowing from the input `'de`.
 pub(crate) struct Buffer<'de> {
     code: Vec<u8>,
+    /// Copies borrowed strings and bytes instead of pointing at them, so the
+    /// buffer can outlive the input (see `into_static`).
+    owned: bool,
     marker: PhantomData<&'de [u8]>,
 }
 
@@ -58,19 +60,59 @@ impl<'de> Buffer<'de> {
     pub(crate) const fn new() -> Self {
         Buffer {
             code: Vec::new(),
+            owned: false,
             marker: PhantomData,
         }
     }
+
+    pub(crate) const fn new_owned() -> Self {
+        Buffer {
+            code: Vec::new(),
+            owned: true,
+            marker: PhantomData,
+        }
+    }
+
+    /// An owned buffer holds no borrowed pointers, so no lifetime limits it.
+    pub(crate) fn into_static(self) -> Buffer<'static> {
+        // The reader trusts recorded addresses for as long as the lifetime
+        // says; only a buffer that never recorded one may claim `'static`.
+        assert!(self.owned, "json_subtypes: only an owned buffer is 'static");
+        Buffer {
+            code: self.code,
+            owned: true,
+            marker: PhantomData,
+        }
+    }
+
+    pub(crate) fn truncate(&mut self, len: usize) {
+        self.code.truncate(len);
+    }
+
 
     /// Records the value `deserializer` yields, counting nesting against `max_depth`.
     pub(crate) fn record<D>(&mut self, deserializer: D, max_depth: u32) -> Result<(), D::Error>
     where
         D: Deserializer<'de>,
     {
-        deserializer.deserialize_any(Recorder {
+        deserializer.deserialize_any(self.recorder(max_depth))
+    }
+
+    /// A visitor that records whatever it is handed.
+    pub(crate) fn recorder(&mut self, max_depth: u32) -> Recorder<'_, 'de> {
+        Recorder {
             buf: self,
             depth: max_depth,
-        })
+        }
+    }
+
+    /// Starts a map whose entries the caller records; see `end_map`.
+    pub(crate) fn begin_map(&mut self) -> usize {
+        self.recorder(1).open(MAP)
+    }
+
+    pub(crate) fn end_map<E: de::Error>(&mut self, at: usize, count: u64) -> Result<(), E> {
+        self.recorder(1).close(at, count)
     }
 
     /// Records a key that was already read as a string.
@@ -81,6 +123,9 @@ impl<'de> Buffer<'de> {
     }
 
     pub(crate) fn push_borrowed_str(&mut self, v: &'de str) {
+        if self.owned {
+            return self.push_str(v);
+        }
         self.code.push(STR_BORROWED);
         put_slice_ref(&mut self.code, v.as_bytes());
     }
@@ -92,6 +137,9 @@ impl<'de> Buffer<'de> {
     }
 
     pub(crate) fn push_borrowed_bytes(&mut self, v: &'de [u8]) {
+        if self.owned {
+            return self.push_bytes(v);
+        }
         self.code.push(BYTES_BORROWED);
         put_slice_ref(&mut self.code, v);
     }
@@ -116,6 +164,23 @@ impl<'de> Buffer<'de> {
 
     pub(crate) fn reader_at(&self, pos: usize) -> Reader<'_, 'de> {
         Reader { buf: self, pos }
+    }
+}
+
+impl Clone for Buffer<'_> {
+    fn clone(&self) -> Self {
+        Buffer {
+            code: self.code.clone(),
+            owned: self.owned,
+            marker: PhantomData,
+        }
+    }
+}
+
+/// Equal recordings of owned values are equal values (floats bit for bit).
+impl PartialEq for Buffer<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        self.code == other.code
     }
 }
 
@@ -150,7 +215,7 @@ fn put_slice_ref(code: &mut Vec<u8>, v: &[u8]) {
 }
 
 /// Recording visitor. `depth` counts down; at zero the input is too deep.
-struct Recorder<'b, 'de> {
+pub(crate) struct Recorder<'b, 'de> {
     buf: &'b mut Buffer<'de>,
     depth: u32,
 }
@@ -160,7 +225,7 @@ impl<'b, 'de> Recorder<'b, 'de> {
         &mut self.buf.code
     }
 
-    fn nested<E: de::Error>(&mut self) -> Result<Recorder<'_, 'de>, E> {
+    pub(crate) fn nested<E: de::Error>(&mut self) -> Result<Recorder<'_, 'de>, E> {
         match self.depth.checked_sub(1) {
             Some(depth) if depth > 0 => Ok(Recorder {
                 buf: self.buf,
@@ -367,7 +432,7 @@ impl<'de> Visitor<'de> for Recorder<'_, 'de> {
     }
 }
 
-struct RecordSeed<'b, 'de>(Recorder<'b, 'de>);
+pub(crate) struct RecordSeed<'b, 'de>(pub(crate) Recorder<'b, 'de>);
 
 impl<'de> DeserializeSeed<'de> for RecordSeed<'_, 'de> {
     type Value = ();
@@ -879,5 +944,116 @@ impl<'de, E: de::Error> IntoDeserializer<'de, E> for Replay<'_, '_, 'de, E> {
 
     fn into_deserializer(self) -> Self {
         self
+    }
+}
+
+/// Writes a recorded value back through any serializer, exactly as read.
+pub(crate) struct Emit<'a, 'de> {
+    buf: &'a Buffer<'de>,
+    pos: usize,
+}
+
+impl<'de> Buffer<'de> {
+    pub(crate) fn emit_at(&self, pos: usize) -> Emit<'_, 'de> {
+        Emit { buf: self, pos }
+    }
+}
+
+impl Reader<'_, '_> {
+    /// Skips one value and returns where it started.
+    pub(crate) fn step(&mut self) -> usize {
+        let start = self.pos;
+        self.skip();
+        start
+    }
+
+    /// The entries of the map at the current position, as value offsets.
+    pub(crate) fn map_entries(&mut self) -> Option<Vec<(usize, usize)>> {
+        if self.peek() != MAP {
+            return None;
+        }
+        self.pos += 1;
+        let (_, count) = self.container();
+        Some(
+            (0..count)
+                .map(|_| {
+                    let key = self.step();
+                    (key, self.step())
+                })
+                .collect(),
+        )
+    }
+
+}
+
+impl<'de> Buffer<'de> {
+    /// The string recorded at `pos`, if it is one.
+    pub(crate) fn str_at(&self, pos: usize) -> Option<&str> {
+        let mut r = Reader { buf: self, pos };
+        match r.byte() {
+            STR_BORROWED => Some(r.borrowed_str()),
+            STR_OWNED => core::str::from_utf8(r.owned()).ok(),
+            _ => None,
+        }
+    }
+}
+
+impl serde::Serialize for Emit<'_, '_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{Error as _, SerializeMap, SerializeSeq};
+        let mut r = self.buf.reader_at(self.pos);
+        let child = |r: &mut Reader<'_, '_>| Emit {
+            buf: self.buf,
+            pos: r.step(),
+        };
+        match r.byte() {
+            BOOL_FALSE => s.serialize_bool(false),
+            BOOL_TRUE => s.serialize_bool(true),
+            U8 => s.serialize_u8(r.byte()),
+            U16 => s.serialize_u16(r.varint() as u16),
+            U32 => s.serialize_u32(r.varint() as u32),
+            U64 => s.serialize_u64(r.varint()),
+            I8 => s.serialize_i8(r.byte() as i8),
+            I16 => s.serialize_i16(unzigzag(r.varint()) as i16),
+            I32 => s.serialize_i32(unzigzag(r.varint()) as i32),
+            I64 => s.serialize_i64(unzigzag(r.varint())),
+            U128 => s.serialize_u128(u128::from_le_bytes(r.array())),
+            I128 => s.serialize_i128(i128::from_le_bytes(r.array())),
+            F32 => s.serialize_f32(f32::from_le_bytes(r.array())),
+            F64 => s.serialize_f64(f64::from_le_bytes(r.array())),
+            CHAR => match u32::try_from(r.varint()).ok().and_then(char::from_u32) {
+                Some(c) => s.serialize_char(c),
+                None => unreachable_code(CHAR),
+            },
+            STR_BORROWED => s.serialize_str(r.borrowed_str()),
+            STR_OWNED => match core::str::from_utf8(r.owned()) {
+                Ok(v) => s.serialize_str(v),
+                Err(_) => Err(S::Error::custom("corrupt buffered string")),
+            },
+            BYTES_BORROWED => s.serialize_bytes(r.borrowed()),
+            BYTES_OWNED => s.serialize_bytes(r.owned()),
+            UNIT => s.serialize_unit(),
+            NONE => s.serialize_none(),
+            SOME => s.serialize_some(&child(&mut r)),
+            NEWTYPE => s.serialize_newtype_struct("", &child(&mut r)),
+            SEQ => {
+                let (_, count) = r.container();
+                let mut seq = s.serialize_seq(Some(count))?;
+                for _ in 0..count {
+                    seq.serialize_element(&child(&mut r))?;
+                }
+                seq.end()
+            }
+            MAP => {
+                let (_, count) = r.container();
+                let mut map = s.serialize_map(Some(count))?;
+                for _ in 0..count {
+                    let key = child(&mut r);
+                    map.serialize_entry(&key, &child(&mut r))?;
+                }
+                map.end()
+            }
+            code => unreachable_code(code),
+        }
     }
 }

@@ -15,21 +15,44 @@ use serde::de::{
 };
 
 use crate::buffer::{Buffer, Reader, DEFAULT_MAX_DEPTH};
-use crate::tag::{LiteralTable, TagVisitor};
+use crate::tag::{LiteralTable, TagSink, TagVisitor};
+use crate::unknown::{TAG_HINT_KEY, UNKNOWN_NAME};
 
-/// What generated code provides for an enum with a tag key.
+/// What generated code provides for an annotated enum.
 pub trait Dispatch<'de>: Sized {
-    /// The tag key, e.g. `"type"`.
-    const KEY: &'static str;
+    /// The tag key, e.g. `"type"`; `None` in presence mode.
+    const KEY: Option<&'static str>;
 
     /// The enum's name, for messages.
     const NAME: &'static str;
 
-    /// Reads a tag value and returns the index of the variant it selects, or
-    /// the unknown-tag error.
-    fn read_tag<D>(tag: D) -> Result<u32, D::Error>
+    /// The fallback variant's index.
+    const FALLBACK: Option<u32> = None;
+
+    /// Presence mode: the variant names, for messages.
+    const VARIANTS: &'static [&'static str] = &[];
+
+    /// Presence mode: every deciding field, for messages.
+    const FIELDS: &'static [&'static str] = &[];
+
+    /// Presence mode: when several variants match, the first declared wins
+    /// instead of an error.
+    const FIRST_MATCH: bool = false;
+
+    /// Reads a tag value and returns the index of the variant it selects.
+    /// With a sink, an unknown value is recorded there and `Ok(None)` comes
+    /// back; without, it is the unknown-tag error.
+    fn read_tag<D>(tag: D, sink: Option<TagSink<'_, 'de>>) -> Result<Option<u32>, D::Error>
     where
         D: Deserializer<'de>;
+
+    /// Presence mode: the set of variants (bit `i` for variant `i`) that
+    /// list `field` in `when_field`.
+    #[inline]
+    fn presence(field: &str) -> u128 {
+        let _ = field;
+        0
+    }
 
     /// Builds the chosen variant from `variant`, a deserializer that
     /// answers with an enum access (a [`VariantDeserializer`]).
@@ -56,49 +79,131 @@ struct DispatchVisitor<T> {
     marker: PhantomData<T>,
 }
 
+impl<'de, T: Dispatch<'de>> DispatchVisitor<T> {
+    fn build<A: MapAccess<'de>>(
+        &self,
+        index: u32,
+        prefix: Buffer<'de>,
+        live: A,
+        hint: Option<&'static str>,
+    ) -> Result<T, A::Error> {
+        T::build(VariantDeserializer {
+            index,
+            human_readable: self.human_readable,
+            rest: Rest {
+                prefix: prefix.reader_owned(),
+                live,
+                tag: T::KEY,
+                hint,
+                human_readable: self.human_readable,
+                from_prefix: false,
+            },
+        })
+    }
+
+    /// Presence mode: the one variant whose fields are all there is to see.
+    fn decide<E: de::Error>(&self, seen: u128) -> Result<u32, E> {
+        match seen.count_ones() {
+            1 => Ok(seen.trailing_zeros()),
+            0 => T::FALLBACK.ok_or_else(|| {
+                E::custom(format_args!(
+                    "no subtype of {} matches: expected one of the fields {}",
+                    T::NAME,
+                    Fields(T::FIELDS)
+                ))
+            }),
+            _ if T::FIRST_MATCH => Ok(seen.trailing_zeros()),
+            _ => {
+                let names: Vec<&str> = (0..128)
+                    .filter(|i| seen & (1u128 << i) != 0)
+                    .filter_map(|i| T::VARIANTS.get(i).copied())
+                    .collect();
+                let (last, rest) = names.split_last().unwrap_or((&"", &[]));
+                Err(E::custom(format_args!(
+                    "ambiguous subtype of {}: the fields match both {} and {last}",
+                    T::NAME,
+                    rest.join(", ")
+                )))
+            }
+        }
+    }
+}
+
+struct Fields(&'static [&'static str]);
+
+impl fmt::Display for Fields {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, field) in self.0.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "`{field}`")?;
+        }
+        Ok(())
+    }
+}
+
 impl<'de, T: Dispatch<'de>> Visitor<'de> for DispatchVisitor<T> {
     type Value = T;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "a map with a `{}` tag for {}",
-            T::KEY,
-            T::NAME
-        )
+        match T::KEY {
+            Some(key) => write!(f, "a map with a `{key}` tag for {}", T::NAME),
+            None => write!(f, "a map for {}", T::NAME),
+        }
     }
 
     fn visit_map<A>(self, mut map: A) -> Result<T, A::Error>
     where
         A: MapAccess<'de>,
     {
-        let key = T::KEY;
         let mut prefix = Buffer::new();
+        let mut seen = 0u128;
         loop {
-            let seed = KeySeed {
-                tag: key,
+            let seed = KeySeed::<T> {
                 prefix: &mut prefix,
+                seen: &mut seen,
+                marker: PhantomData,
             };
             match map.next_key_seed(seed)? {
                 Some(true) => {
-                    let index = map.next_value_seed(TagSeed::<T>(PhantomData))?;
-                    return T::build(VariantDeserializer {
-                        index,
+                    let key = T::KEY.unwrap_or_default();
+                    let Some(fallback) = T::FALLBACK else {
+                        let index = map.next_value_seed(tag_seed::<T>(None))?;
+                        let index = index.unwrap_or_default();
+                        return self.build(index, prefix, map, None);
+                    };
+                    // The tag entry is recorded in place for the fallback,
+                    // and dropped again when the tag is known.
+                    let mark = prefix.len();
+                    prefix.push_borrowed_str(key);
+                    let sink = TagSink {
+                        buf: &mut prefix,
                         human_readable: self.human_readable,
-                        rest: Rest {
-                            prefix: prefix.reader_owned(),
-                            live: map,
-                            tag: key,
-                            human_readable: self.human_readable,
-                            from_prefix: false,
-                        },
-                    });
+                    };
+                    return match map.next_value_seed(tag_seed::<T>(Some(sink)))? {
+                        Some(index) => {
+                            prefix.truncate(mark);
+                            self.build(index, prefix, map, None)
+                        }
+                        None => self.build(fallback, prefix, map, Some(key)),
+                    };
                 }
                 Some(false) => prefix.record(
                     ValueSeedDeserializer { map: &mut map },
                     DEFAULT_MAX_DEPTH,
                 )?,
-                None => return Err(A::Error::missing_field(key)),
+                None => break,
+            }
+        }
+        match T::KEY {
+            Some(key) => match T::FALLBACK {
+                Some(fallback) => self.build(fallback, prefix, map, Some(key)),
+                None => Err(A::Error::missing_field(key)),
+            },
+            None => {
+                let index = self.decide(seen)?;
+                self.build(index, prefix, map, None)
             }
         }
     }
@@ -109,9 +214,12 @@ impl<'de, T: Dispatch<'de>> Visitor<'de> for DispatchVisitor<T> {
     where
         A: SeqAccess<'de>,
     {
-        match seq.next_element_seed(TagSeed::<T>(PhantomData))? {
+        if T::KEY.is_none() {
+            return Err(A::Error::invalid_type(Unexpected::Seq, &self));
+        }
+        match seq.next_element_seed(tag_seed::<T>(None))? {
             Some(index) => T::build(VariantDeserializer {
-                index,
+                index: index.unwrap_or_default(),
                 human_readable: self.human_readable,
                 rest: RestSeq(seq),
             }),
@@ -120,13 +228,28 @@ impl<'de, T: Dispatch<'de>> Visitor<'de> for DispatchVisitor<T> {
     }
 }
 
-/// Reads a map key: `true` when it is the tag key, else records it.
-struct KeySeed<'b, 'de> {
-    tag: &'static str,
+/// Reads a map key: `true` when it is the tag key, else records it (and in
+/// presence mode notes which variants it points to).
+struct KeySeed<'b, 'de, T> {
     prefix: &'b mut Buffer<'de>,
+    seen: &'b mut u128,
+    marker: PhantomData<T>,
 }
 
-impl<'de> DeserializeSeed<'de> for KeySeed<'_, 'de> {
+impl<'de, T: Dispatch<'de>> KeySeed<'_, 'de, T> {
+    #[inline]
+    fn is_tag(&mut self, key: &str) -> bool {
+        match T::KEY {
+            Some(tag) => key == tag,
+            None => {
+                *self.seen |= T::presence(key);
+                false
+            }
+        }
+    }
+}
+
+impl<'de, T: Dispatch<'de>> DeserializeSeed<'de> for KeySeed<'_, 'de, T> {
     type Value = bool;
 
     fn deserialize<D>(self, deserializer: D) -> Result<bool, D::Error>
@@ -137,39 +260,39 @@ impl<'de> DeserializeSeed<'de> for KeySeed<'_, 'de> {
     }
 }
 
-impl<'de> Visitor<'de> for KeySeed<'_, 'de> {
+impl<'de, T: Dispatch<'de>> Visitor<'de> for KeySeed<'_, 'de, T> {
     type Value = bool;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a field name")
     }
 
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<bool, E> {
-        if v == self.tag {
+    fn visit_str<E: de::Error>(mut self, v: &str) -> Result<bool, E> {
+        if self.is_tag(v) {
             return Ok(true);
         }
         self.prefix.push_str(v);
         Ok(false)
     }
 
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<bool, E> {
-        if v == self.tag {
+    fn visit_borrowed_str<E: de::Error>(mut self, v: &'de str) -> Result<bool, E> {
+        if self.is_tag(v) {
             return Ok(true);
         }
         self.prefix.push_borrowed_str(v);
         Ok(false)
     }
 
-    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<bool, E> {
-        if v == self.tag.as_bytes() {
+    fn visit_bytes<E: de::Error>(mut self, v: &[u8]) -> Result<bool, E> {
+        if core::str::from_utf8(v).is_ok_and(|v| self.is_tag(v)) {
             return Ok(true);
         }
         self.prefix.push_bytes(v);
         Ok(false)
     }
 
-    fn visit_borrowed_bytes<E: de::Error>(self, v: &'de [u8]) -> Result<bool, E> {
-        if v == self.tag.as_bytes() {
+    fn visit_borrowed_bytes<E: de::Error>(mut self, v: &'de [u8]) -> Result<bool, E> {
+        if core::str::from_utf8(v).is_ok_and(|v| self.is_tag(v)) {
             return Ok(true);
         }
         self.prefix.push_borrowed_bytes(v);
@@ -228,26 +351,42 @@ impl<'de, A: MapAccess<'de>> Deserializer<'de> for ValueSeedDeserializer<'_, A> 
     }
 }
 
-struct TagSeed<T>(PhantomData<T>);
+struct TagSeed<'a, 'de, T> {
+    sink: Option<TagSink<'a, 'de>>,
+    marker: PhantomData<T>,
+}
 
-impl<'de, T: Dispatch<'de>> DeserializeSeed<'de> for TagSeed<T> {
-    type Value = u32;
+fn tag_seed<'a, 'de, T>(sink: Option<TagSink<'a, 'de>>) -> TagSeed<'a, 'de, T> {
+    TagSeed {
+        sink,
+        marker: PhantomData,
+    }
+}
+
+impl<'de, T: Dispatch<'de>> DeserializeSeed<'de> for TagSeed<'_, 'de, T> {
+    type Value = Option<u32>;
 
     #[inline]
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<u32, D::Error> {
-        T::read_tag(deserializer)
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<u32>, D::Error> {
+        T::read_tag(deserializer, self.sink)
     }
 }
 
 /// `Dispatch::read_tag` for literal tags: looks the value up without
 /// allocating.
 #[inline]
-pub fn read_literal_tag<'de, T, D>(deserializer: D) -> Result<u32, D::Error>
+pub fn read_literal_tag<'de, T, D>(
+    deserializer: D,
+    sink: Option<TagSink<'_, 'de>>,
+) -> Result<Option<u32>, D::Error>
 where
     T: LiteralTable,
     D: Deserializer<'de>,
 {
-    deserializer.deserialize_any(TagVisitor::<T>(PhantomData))
+    deserializer.deserialize_any(TagVisitor::<T> {
+        sink,
+        marker: PhantomData,
+    })
 }
 
 /// The rest of an object once its tag is known: the buffered prefix replayed,
@@ -255,7 +394,10 @@ where
 pub struct Rest<'de, A> {
     prefix: OwnedReader<'de>,
     live: A,
-    tag: &'static str,
+    /// A second tag key in the live rest is an error.
+    tag: Option<&'static str>,
+    /// Told to an `Unknown` payload: which key is the tag.
+    hint: Option<&'static str>,
     human_readable: bool,
     /// Whether the key just handed out came from the prefix.
     from_prefix: bool,
@@ -303,10 +445,10 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Rest<'de, A> {
                 .map(Some);
         }
         self.from_prefix = false;
-        self.live.next_key_seed(NotTag {
-            seed,
-            tag: self.tag,
-        })
+        match self.tag {
+            Some(tag) => self.live.next_key_seed(NotTag { seed, tag }),
+            None => self.live.next_key_seed(seed),
+        }
     }
 
     #[inline]
@@ -353,10 +495,18 @@ impl<'de, A: MapAccess<'de>> Deserializer<'de> for Rest<'de, A> {
     }
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        _name: &'static str,
+        mut self,
+        name: &'static str,
         visitor: V,
     ) -> Result<V::Value, A::Error> {
+        if name == UNKNOWN_NAME {
+            if let Some(key) = self.hint.take() {
+                return visitor.visit_map(Hinted {
+                    key: Some(key),
+                    rest: self,
+                });
+            }
+        }
         visitor.visit_newtype_struct(self)
     }
 
@@ -388,6 +538,32 @@ impl<'de, A: MapAccess<'de>> Deserializer<'de> for Rest<'de, A> {
     serde::forward_to_deserialize_any! {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
         bytes byte_buf seq tuple tuple_struct map struct enum identifier
+    }
+}
+
+/// The rest of an object for an `Unknown` payload: first an entry naming
+/// the tag key, then the object.
+struct Hinted<'de, A> {
+    key: Option<&'static str>,
+    rest: Rest<'de, A>,
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for Hinted<'de, A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, A::Error> {
+        if self.key.is_some() {
+            let hint = de::value::BorrowedStrDeserializer::<A::Error>::new(TAG_HINT_KEY);
+            return seed.deserialize(hint).map(Some);
+        }
+        self.rest.next_key_seed(seed)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
+        match self.key.take() {
+            Some(key) => seed.deserialize(de::value::BorrowedStrDeserializer::new(key)),
+            None => self.rest.next_value_seed(seed),
+        }
     }
 }
 

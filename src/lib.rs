@@ -9,6 +9,9 @@ mod dispatch;
 mod tag;
 #[allow(missing_docs)]
 mod tagged;
+mod unknown;
+
+pub use crate::unknown::{Unknown, UnknownError};
 
 pub use json_subtypes_macros::json_subtypes;
 
@@ -17,7 +20,7 @@ pub use json_subtypes_macros::json_subtypes;
 #[allow(missing_docs)]
 pub mod __private {
     pub use crate::dispatch::{deserialize, read_literal_tag, Dispatch};
-    pub use crate::tag::{unknown_typed_tag, Found, Literal, LiteralTable};
+    pub use crate::tag::{read_typed_tag, unknown_typed_tag, Found, Literal, LiteralTable, TagSink};
     pub use crate::tagged::{TaggedSerializer, Tagging};
     pub use serde;
 }

@@ -3,7 +3,11 @@
 
 use core::fmt;
 
-use serde::de::{self, Unexpected, Visitor};
+use core::marker::PhantomData;
+
+use serde::de::{self, Deserialize, Deserializer, EnumAccess, MapAccess, SeqAccess, Unexpected, Visitor};
+
+use crate::buffer::{Buffer, Recorder, DEFAULT_MAX_DEPTH};
 use serde::ser::{Serialize, Serializer};
 
 /// How many tags an error message lists before it says "and N more".
@@ -139,72 +143,180 @@ pub trait LiteralTable {
     fn lookup(found: Found<'_>) -> Option<u32>;
 }
 
-/// Reads a tag value and looks it up, allocating nothing for a known tag.
-pub(crate) struct TagVisitor<T>(pub(crate) core::marker::PhantomData<T>);
+/// Where an unknown tag value is recorded when the enum has a fallback, so
+/// the fallback sees the whole object.
+pub struct TagSink<'a, 'de> {
+    pub(crate) buf: &'a mut Buffer<'de>,
+    pub(crate) human_readable: bool,
+}
 
-impl<T: LiteralTable> TagVisitor<T> {
-    fn found<E: de::Error>(found: Found<'_>) -> Result<u32, E> {
-        T::lookup(found).ok_or_else(|| unknown_tag(found, T::TAGS))
+/// Reads a tag value and looks it up, allocating nothing for a known tag.
+/// `Ok(None)` means unknown and recorded in the sink; without a sink an
+/// unknown tag is an error.
+pub(crate) struct TagVisitor<'a, 'de, T> {
+    pub(crate) sink: Option<TagSink<'a, 'de>>,
+    pub(crate) marker: PhantomData<T>,
+}
+
+impl<'de, T: LiteralTable> TagVisitor<'_, 'de, T> {
+    #[inline]
+    fn found<E: de::Error>(
+        self,
+        found: Found<'_>,
+        record: impl FnOnce(Recorder<'_, 'de>) -> Result<(), E>,
+    ) -> Result<Option<u32>, E> {
+        match T::lookup(found) {
+            Some(index) => Ok(Some(index)),
+            None => self.unknown(|| unknown_tag(found, T::TAGS), record),
+        }
+    }
+
+    fn unknown<E>(
+        self,
+        error: impl FnOnce() -> E,
+        record: impl FnOnce(Recorder<'_, 'de>) -> Result<(), E>,
+    ) -> Result<Option<u32>, E> {
+        match self.sink {
+            Some(sink) => {
+                record(sink.buf.recorder(DEFAULT_MAX_DEPTH))?;
+                Ok(None)
+            }
+            None => Err(error()),
+        }
+    }
+
+    fn wrong_kind<E: de::Error>(
+        self,
+        what: Unexpected<'_>,
+        record: impl FnOnce(Recorder<'_, 'de>) -> Result<(), E>,
+    ) -> Result<Option<u32>, E> {
+        let message = format!("a subtype tag in `{}`, one of {}", T::KEY, Expected(T::TAGS));
+        self.unknown(|| E::invalid_type(what, &message.as_str()), record)
     }
 }
 
-impl<'de, T: LiteralTable> Visitor<'de> for TagVisitor<T> {
-    type Value = u32;
+impl<'de, T: LiteralTable> Visitor<'de> for TagVisitor<'_, 'de, T> {
+    type Value = Option<u32>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "a subtype tag in `{}`, one of {}", T::KEY, Expected(T::TAGS))
     }
 
-    fn visit_bool<E: de::Error>(self, v: bool) -> Result<u32, E> {
-        Self::found(Found::Bool(v))
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Option<u32>, E> {
+        self.found(Found::Bool(v), |r| r.visit_bool(v))
     }
 
-    fn visit_i64<E: de::Error>(self, v: i64) -> Result<u32, E> {
-        match u64::try_from(v) {
-            // A format that hands out signed integers for small values
-            // (e.g. CBOR readers) must still match `name = 3`.
-            Ok(u) => Self::found(Found::U64(u)),
-            Err(_) => Self::found(Found::I64(v)),
-        }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Option<u32>, E> {
+        // A format that hands out signed integers for small values (CBOR
+        // readers do) must still match `name = 3`.
+        let found = match u64::try_from(v) {
+            Ok(u) => Found::U64(u),
+            Err(_) => Found::I64(v),
+        };
+        self.found(found, |r| r.visit_i64(v))
     }
 
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<u32, E> {
-        Self::found(Found::U64(v))
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Option<u32>, E> {
+        self.found(Found::U64(v), |r| r.visit_u64(v))
     }
 
-    fn visit_i128<E: de::Error>(self, v: i128) -> Result<u32, E> {
-        match i64::try_from(v) {
-            Ok(v) => self.visit_i64(v),
-            Err(_) => match u64::try_from(v) {
-                Ok(v) => self.visit_u64(v),
-                Err(_) => Self::found(Found::I128(v)),
-            },
-        }
+    fn visit_i128<E: de::Error>(self, v: i128) -> Result<Option<u32>, E> {
+        let found = match (i64::try_from(v), u64::try_from(v)) {
+            (_, Ok(u)) => Found::U64(u),
+            (Ok(i), _) => Found::I64(i),
+            _ => Found::I128(v),
+        };
+        self.found(found, |r| r.visit_i128(v))
     }
 
-    fn visit_u128<E: de::Error>(self, v: u128) -> Result<u32, E> {
-        match u64::try_from(v) {
-            Ok(v) => self.visit_u64(v),
-            Err(_) => Self::found(Found::U128(v)),
-        }
+    fn visit_u128<E: de::Error>(self, v: u128) -> Result<Option<u32>, E> {
+        let found = match u64::try_from(v) {
+            Ok(u) => Found::U64(u),
+            Err(_) => Found::U128(v),
+        };
+        self.found(found, |r| r.visit_u128(v))
     }
 
-    fn visit_f64<E: de::Error>(self, v: f64) -> Result<u32, E> {
-        Self::found(Found::Float(v))
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Option<u32>, E> {
+        self.found(Found::Float(v), |r| r.visit_f64(v))
     }
 
-    fn visit_char<E: de::Error>(self, v: char) -> Result<u32, E> {
-        Self::found(Found::Str(v.encode_utf8(&mut [0; 4])))
+    fn visit_char<E: de::Error>(self, v: char) -> Result<Option<u32>, E> {
+        self.found(Found::Str(v.encode_utf8(&mut [0; 4])), |r| r.visit_char(v))
     }
 
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<u32, E> {
-        Self::found(Found::Str(v))
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Option<u32>, E> {
+        self.found(Found::Str(v), |r| r.visit_str(v))
     }
 
-    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<u32, E> {
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Option<u32>, E> {
+        self.found(Found::Str(v), |r| r.visit_borrowed_str(v))
+    }
+
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Option<u32>, E> {
         match core::str::from_utf8(v) {
-            Ok(s) => self.visit_str(s),
-            Err(_) => Err(E::invalid_type(Unexpected::Bytes(v), &self)),
+            Ok(s) => self.found(Found::Str(s), |r| r.visit_bytes(v)),
+            Err(_) => self.wrong_kind(Unexpected::Bytes(v), |r| r.visit_bytes(v)),
+        }
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Option<u32>, E> {
+        self.wrong_kind(Unexpected::Unit, |r| r.visit_unit())
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Option<u32>, E> {
+        self.wrong_kind(Unexpected::Option, |r| r.visit_none())
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<u32>, D::Error> {
+        self.wrong_kind(Unexpected::Option, |r| r.visit_some(d))
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Option<u32>, D::Error> {
+        self.wrong_kind(Unexpected::NewtypeStruct, |r| r.visit_newtype_struct(d))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Option<u32>, A::Error> {
+        self.wrong_kind(Unexpected::Seq, |r| r.visit_seq(seq))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Option<u32>, A::Error> {
+        self.wrong_kind(Unexpected::Map, |r| r.visit_map(map))
+    }
+
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Option<u32>, A::Error> {
+        self.wrong_kind(Unexpected::Enum, |r| r.visit_enum(data))
+    }
+}
+
+/// `Dispatch::read_tag` for `tag_type` tags: the tag type's own
+/// `Deserialize` reads the value, `lookup` compares it with each variant's.
+/// With a sink, the raw value is recorded first so an unreadable or unknown
+/// value can still go to the fallback.
+pub fn read_typed_tag<'de, K, D>(
+    deserializer: D,
+    sink: Option<TagSink<'_, 'de>>,
+    lookup: impl Fn(&K) -> Option<u32>,
+    expected: impl FnOnce() -> Vec<K>,
+) -> Result<Option<u32>, D::Error>
+where
+    K: Deserialize<'de> + Serialize,
+    D: Deserializer<'de>,
+{
+    match sink {
+        None => {
+            let found = K::deserialize(deserializer)?;
+            match lookup(&found) {
+                Some(index) => Ok(Some(index)),
+                None => Err(unknown_typed_tag(&found, &expected())),
+            }
+        }
+        Some(sink) => {
+            let start = sink.buf.len();
+            sink.buf.record(deserializer, DEFAULT_MAX_DEPTH)?;
+            let mut reader = sink.buf.reader_at(start);
+            let value = reader.next_value::<de::value::Error>(sink.human_readable);
+            Ok(K::deserialize(value).ok().and_then(|k| lookup(&k)))
         }
     }
 }

@@ -21,8 +21,9 @@ pub trait Tagging {
     const KEY: &'static str;
     /// The tag value type (a [`Literal`](crate::__private::Literal) for literal tags).
     type Tag: Serialize;
-    /// The tag of variant `index`.
-    fn tag(index: u32) -> Self::Tag;
+    /// The tag of variant `index`; `None` for variants written as they are
+    /// (fallbacks, presence mode).
+    fn tag(index: u32) -> Option<Self::Tag>;
 }
 
 /// Entry point of a generated `Serialize` impl: `serialize` is the twin's
@@ -74,9 +75,15 @@ impl<S: Serializer, T: Tagging> Serializer for TaggedSerializer<S, T> {
         index: u32,
         _variant: &'static str,
     ) -> Result<S::Ok, S::Error> {
-        let mut state = self.inner.serialize_struct(name, 1)?;
-        state.serialize_field(T::KEY, &T::tag(index))?;
-        state.end()
+        match T::tag(index) {
+            Some(tag) => {
+                let mut state = self.inner.serialize_struct(name, 1)?;
+                state.serialize_field(T::KEY, &tag)?;
+                state.end()
+            }
+            // A unit fallback kept nothing of what it read.
+            None => self.inner.serialize_map(Some(0))?.end(),
+        }
     }
 
     #[inline]
@@ -87,13 +94,16 @@ impl<S: Serializer, T: Tagging> Serializer for TaggedSerializer<S, T> {
         variant: &'static str,
         value: &V,
     ) -> Result<S::Ok, S::Error> {
-        value.serialize(PayloadSerializer {
-            inner: self.inner,
-            key: T::KEY,
-            tag: T::tag(index),
-            enum_name: name,
-            variant,
-        })
+        match T::tag(index) {
+            Some(tag) => value.serialize(PayloadSerializer {
+                inner: self.inner,
+                key: T::KEY,
+                tag,
+                enum_name: name,
+                variant,
+            }),
+            None => value.serialize(self.inner),
+        }
     }
 
     #[inline]
@@ -104,11 +114,17 @@ impl<S: Serializer, T: Tagging> Serializer for TaggedSerializer<S, T> {
         variant: &'static str,
         len: usize,
     ) -> Result<Fields<S::SerializeStruct>, S::Error> {
-        let mut state = self.inner.serialize_struct(name, len + 1)?;
-        state.serialize_field(T::KEY, &T::tag(index))?;
+        let (state, key) = match T::tag(index) {
+            Some(tag) => {
+                let mut state = self.inner.serialize_struct(name, len + 1)?;
+                state.serialize_field(T::KEY, &tag)?;
+                (state, Some(T::KEY))
+            }
+            None => (self.inner.serialize_struct(name, len)?, None),
+        };
         Ok(Fields {
             state,
-            key: T::KEY,
+            key,
             enum_name: name,
             variant,
         })
@@ -176,7 +192,7 @@ impl<S: Serializer, T: Tagging> Serializer for TaggedSerializer<S, T> {
 /// The payload's fields after the tag; a field named like the tag is refused.
 pub struct Fields<M> {
     state: M,
-    key: &'static str,
+    key: Option<&'static str>,
     enum_name: &'static str,
     variant: &'static str,
 }
@@ -197,7 +213,7 @@ impl<M: SerializeStruct> SerializeStructVariant for Fields<M> {
         key: &'static str,
         value: &V,
     ) -> Result<(), M::Error> {
-        if key == self.key {
+        if Some(key) == self.key {
             return Err(field_is_tag(self.enum_name, self.variant, key));
         }
         self.state.serialize_field(key, value)
@@ -241,8 +257,10 @@ impl<M: SerializeMap> SerializeMap for Fields<M> {
     type Error = M::Error;
 
     fn serialize_key<K: ?Sized + Serialize>(&mut self, key: &K) -> Result<(), M::Error> {
-        if let Ok(true) = key.serialize(IsKey(self.key)) {
-            return Err(field_is_tag(self.enum_name, self.variant, self.key));
+        if let Some(tag) = self.key {
+            if let Ok(true) = key.serialize(IsKey(tag)) {
+                return Err(field_is_tag(self.enum_name, self.variant, tag));
+            }
         }
         self.state.serialize_key(key)
     }
@@ -408,7 +426,7 @@ impl<S: Serializer, G: Serialize> Serializer for PayloadSerializer<S, G> {
         map.serialize_entry(self.key, &self.tag)?;
         Ok(Fields {
             state: map,
-            key: self.key,
+            key: Some(self.key),
             enum_name: self.enum_name,
             variant: self.variant,
         })
@@ -424,7 +442,7 @@ impl<S: Serializer, G: Serialize> Serializer for PayloadSerializer<S, G> {
         state.serialize_field(self.key, &self.tag)?;
         Ok(Fields {
             state,
-            key: self.key,
+            key: Some(self.key),
             enum_name: self.enum_name,
             variant: self.variant,
         })

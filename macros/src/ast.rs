@@ -26,14 +26,23 @@ pub enum Style {
 pub struct Variant<'a> {
     pub original: &'a syn::Variant,
     pub style: Style,
-    /// The tag written (first) and every tag accepted, aliases included.
+    /// The tag written (first) and every tag accepted, aliases included;
+    /// empty for a fallback and in presence mode.
     pub tags: Vec<Spanned<TagValue>>,
+    pub attrs: VariantAttrs,
+}
+
+impl Variant<'_> {
+    pub fn is_fallback(&self) -> bool {
+        self.attrs.fallback.is_some()
+    }
 }
 
 impl<'a> Container<'a> {
     pub fn from_ast(cx: &Ctxt, attrs: ContainerAttrs, item: &'a ItemEnum) -> Self {
         let rule = attrs.rename_all.as_ref().map(|r| r.value);
         let tag_type = attrs.tag_type.clone();
+        let tagged = attrs.tag.is_some();
         let variants = item
             .variants
             .iter()
@@ -55,7 +64,9 @@ impl<'a> Container<'a> {
                         tokens: expr.tokens.clone(),
                     })
                 };
+                let untagged = attrs.fallback.is_some() || !tagged;
                 let primary = match (&attrs.name, &tag_type) {
+                    _ if untagged => None,
                     (Some(name), _) => convert(name),
                     (None, None) => Some(Spanned {
                         value: TagValue::Str(default_name(&original.ident, rule)),
@@ -71,11 +82,14 @@ impl<'a> Container<'a> {
                     }
                 };
                 let mut tags: Vec<Spanned<TagValue>> = primary.into_iter().collect();
-                tags.extend(attrs.aliases.iter().filter_map(convert));
+                if !untagged {
+                    tags.extend(attrs.aliases.iter().filter_map(convert));
+                }
                 Variant {
                     original,
                     style,
                     tags,
+                    attrs,
                 }
             })
             .collect();
@@ -92,6 +106,15 @@ impl<'a> Container<'a> {
 
     pub fn tag_key(&self) -> Option<&str> {
         self.attrs.tag.as_ref().map(|t| t.value.as_str())
+    }
+
+    /// No tag key: variants are told apart by the fields present.
+    pub fn is_presence(&self) -> bool {
+        self.attrs.tag.is_none()
+    }
+
+    pub fn fallback(&self) -> Option<usize> {
+        self.variants.iter().position(|v| v.is_fallback())
     }
 }
 

@@ -9,8 +9,8 @@ use syn::{Expr, ExprLit, ExprUnary, Lit, LitStr, UnOp};
 use crate::case::{RenameRule, RULES};
 use crate::ctx::Ctxt;
 
-const CONTAINER_KEYS: &str = "`tag`, `tag_type`, `rename_all`";
-const VARIANT_KEYS: &str = "`name`, `alias`";
+const CONTAINER_KEYS: &str = "`tag`, `tag_type`, `rename_all`, `first_match`";
+const VARIANT_KEYS: &str = "`name`, `alias`, `fallback`, `when_field`";
 
 /// A tag value written in an attribute.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -61,6 +61,9 @@ pub struct ContainerAttrs {
     /// `tag_type = Kind`: tags are values of `Kind`, read and written through
     /// its own Serialize/Deserialize; variants say `name = Kind::Dog`.
     pub tag_type: Option<Spanned<syn::Type>>,
+    /// `first_match`: in presence mode, when several variants match, the
+    /// first declared wins instead of an ambiguity error.
+    pub first_match: Option<Spanned<()>>,
     /// Whether an unknown key was reported, so checks of missing keys stay quiet.
     pub had_unknown_key: bool,
 }
@@ -79,6 +82,9 @@ impl ContainerAttrs {
                 let ty: syn::Type = meta.value()?.parse()?;
                 let tokens = ty.to_token_stream();
                 set_once(cx, &meta, &mut out.tag_type, ty, tokens);
+            } else if meta.path.is_ident("first_match") {
+                let tokens = meta.path.to_token_stream();
+                set_once(cx, &meta, &mut out.first_match, (), tokens);
             } else if meta.path.is_ident("rename_all") {
                 let lit: LitStr = meta.value()?.parse()?;
                 match RenameRule::from_str(&lit.value()) {
@@ -119,6 +125,12 @@ pub struct VariantAttrs {
     pub name: Option<Spanned<Expr>>,
     /// `alias = "kitty"` (repeatable): further tags accepted on read.
     pub aliases: Vec<Spanned<Expr>>,
+    /// `fallback`: an unknown or missing tag (or, in presence mode, no
+    /// match) lands here.
+    pub fallback: Option<Spanned<()>>,
+    /// `when_field = "skill"` (repeatable, and several in one attribute):
+    /// in presence mode, the variant is chosen when any of these is present.
+    pub when_fields: Vec<LitStr>,
 }
 
 impl VariantAttrs {
@@ -137,6 +149,12 @@ impl VariantAttrs {
                         value: expr,
                         tokens,
                     });
+                } else if meta.path.is_ident("fallback") {
+                    let tokens = meta.path.to_token_stream();
+                    set_once(cx, &meta, &mut out.fallback, (), tokens);
+                } else if meta.path.is_ident("when_field") {
+                    let lit: LitStr = meta.value()?.parse()?;
+                    out.when_fields.push(lit);
                 } else {
                     unknown_key(cx, &meta, VARIANT_KEYS)?;
                 }

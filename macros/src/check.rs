@@ -15,6 +15,12 @@ use crate::ctx::Ctxt;
 pub fn check(cx: &Ctxt, cont: &Container) {
     check_tag_present(cx, cont);
     check_has_variants(cx, cont);
+    check_one_fallback(cx, cont);
+    check_fallback_payload(cx, cont);
+    check_fallback_has_no_tag(cx, cont);
+    check_when_field_needs_presence(cx, cont);
+    check_presence_variants(cx, cont);
+    check_first_match_needs_presence(cx, cont);
     check_no_serde_derive(cx, cont);
     check_variant_styles(cx, cont);
     check_unique_tags(cx, cont);
@@ -23,14 +29,128 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     check_variant_serde_attrs(cx, cont);
 }
 
-/// An enum without `tag` would need presence detection, which reads the
-/// whole object; say what to add.
+/// Without `tag` the enum is in presence mode, which needs `when_field`s;
+/// with neither there is nothing to choose by.
 fn check_tag_present(cx: &Ctxt, cont: &Container) {
     // A misspelt key (`tga = ...`) was already reported; do not pile on.
-    if cont.attrs.tag.is_none() && !cont.attrs.had_unknown_key {
+    let any_when_field = cont.variants.iter().any(|v| !v.attrs.when_fields.is_empty());
+    if cont.attrs.tag.is_none() && !any_when_field && !cont.attrs.had_unknown_key {
         cx.error_spanned_by(
             cont.ident(),
-            "missing tag key; write `#[json_subtypes(tag = \"type\")]`",
+            "missing tag key; write `#[json_subtypes(tag = \"type\")]`, or pick variants by their fields with `#[json_subtypes(when_field = \"...\")]`",
+        );
+    }
+}
+
+/// One place for everything unknown, or the choice would be arbitrary.
+fn check_one_fallback(cx: &Ctxt, cont: &Container) {
+    let mut fallbacks = cont.variants.iter().filter_map(|v| v.attrs.fallback.as_ref());
+    let Some(_) = fallbacks.next() else { return };
+    for extra in fallbacks {
+        cx.error_spanned_by(
+            extra,
+            "a second fallback variant; keep `fallback` on one variant only",
+        );
+    }
+}
+
+/// A fallback receives the whole object; a scalar or sequence cannot hold it.
+fn check_fallback_payload(cx: &Ctxt, cont: &Container) {
+    const NOT_MAPS: &[&str] = &[
+        "String", "str", "bool", "char", "u8", "u16", "u32", "u64", "u128", "usize", "i8",
+        "i16", "i32", "i64", "i128", "isize", "f32", "f64", "Vec", "VecDeque", "Box",
+    ];
+    for variant in cont.variants.iter().filter(|v| v.is_fallback()) {
+        if variant.style != Style::Newtype {
+            continue;
+        }
+        let field = variant.original.fields.iter().next().unwrap();
+        let name = match &field.ty {
+            syn::Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+            syn::Type::Reference(r) => match &*r.elem {
+                syn::Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+                _ => None,
+            },
+            syn::Type::Tuple(_) | syn::Type::Array(_) | syn::Type::Slice(_) => Some("a sequence".to_owned()),
+            _ => None,
+        };
+        if let Some(name) = name.filter(|n| NOT_MAPS.contains(&n.as_str()) || n == "a sequence") {
+            let name = if name == "a sequence" { name } else { format!("`{name}`") };
+            cx.error_spanned_by(
+                &field.ty,
+                format!("a fallback receives the whole object and {name} cannot hold it; use `json_subtypes::Unknown` or a struct"),
+            );
+        }
+    }
+}
+
+/// A fallback is reached by unknown tags, so it has none of its own.
+fn check_fallback_has_no_tag(cx: &Ctxt, cont: &Container) {
+    for variant in cont.variants.iter().filter(|v| v.is_fallback()) {
+        if let Some(name) = &variant.attrs.name {
+            cx.error_spanned_by(name, "a fallback variant has no tag of its own; remove `name`");
+        }
+        for alias in &variant.attrs.aliases {
+            cx.error_spanned_by(alias, "a fallback variant has no tag of its own; remove `alias`");
+        }
+        for field in &variant.attrs.when_fields {
+            cx.error_spanned_by(field, "a fallback variant is what matches nothing; remove `when_field`");
+        }
+    }
+}
+
+/// With a tag, the tag decides; mixing in field presence would make two
+/// rules for one choice.
+fn check_when_field_needs_presence(cx: &Ctxt, cont: &Container) {
+    if cont.is_presence() {
+        return;
+    }
+    for variant in &cont.variants {
+        for field in &variant.attrs.when_fields {
+            cx.error_spanned_by(
+                field,
+                "`when_field` picks variants of an enum without `tag`; remove it or remove the enum's `tag`",
+            );
+        }
+    }
+}
+
+/// In presence mode every variant but the fallback is found by its fields,
+/// and written without a tag.
+fn check_presence_variants(cx: &Ctxt, cont: &Container) {
+    let any_when_field = cont.variants.iter().any(|v| !v.attrs.when_fields.is_empty());
+    if !cont.is_presence() || !any_when_field {
+        return;
+    }
+    if cont.variants.len() > 128 {
+        cx.error_spanned_by(cont.ident(), "presence mode supports at most 128 variants; split the enum");
+    }
+    if let Some(tag_type) = &cont.attrs.tag_type {
+        cx.error_spanned_by(tag_type, "`tag_type` needs a `tag`; add `tag = \"...\"` or remove `tag_type`");
+    }
+    for variant in cont.variants.iter().filter(|v| !v.is_fallback()) {
+        if variant.attrs.when_fields.is_empty() {
+            cx.error_spanned_by(
+                variant.ident(),
+                "this variant can never be chosen: the enum has no `tag`; add `#[json_subtypes(when_field = \"...\")]` or `fallback`",
+            );
+        } else if variant.style == Style::Unit {
+            cx.error_spanned_by(
+                variant.ident(),
+                "a unit variant has no fields to be found by; give it a payload or make it the `fallback`",
+            );
+        }
+        for tag in variant.attrs.name.iter().chain(&variant.attrs.aliases) {
+            cx.error_spanned_by(tag, "an enum without `tag` writes no tags; remove `name`/`alias`");
+        }
+    }
+}
+
+fn check_first_match_needs_presence(cx: &Ctxt, cont: &Container) {
+    if let (Some(first_match), false) = (&cont.attrs.first_match, cont.is_presence()) {
+        cx.error_spanned_by(
+            first_match,
+            "`first_match` settles ties between `when_field` variants; an enum with a `tag` has none, remove it",
         );
     }
 }

@@ -112,7 +112,6 @@ fn generate(cont: &Container) -> TokenStream {
     let item = cont.item;
     let ident = &item.ident;
     let name = ident.to_string();
-    let key = cont.tag_key().unwrap_or_default();
     let (_, ty_generics, where_clause) = item.generics.split_for_impl();
 
     // The twin: the same variants and fields with only their serde attributes.
@@ -135,10 +134,29 @@ fn generate(cont: &Container) -> TokenStream {
     });
     let generics = &item.generics;
 
-    let tables = match &cont.attrs.tag_type {
-        Some(ty) => typed_tables(cont, &ty.value),
-        None => literal_tables(cont),
+    let tables = match (&cont.attrs.tag_type, cont.is_presence()) {
+        (_, true) => presence_tables(cont),
+        (Some(ty), false) => typed_tables(cont, &ty.value),
+        (None, false) => literal_tables(cont),
     };
+    let key = match cont.tag_key() {
+        Some(key) => quote!(::core::option::Option::Some(#key)),
+        None => quote!(::core::option::Option::None),
+    };
+    let fallback = match cont.fallback() {
+        Some(index) => {
+            let index = index as u32;
+            quote!(::core::option::Option::Some(#index))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let first_match = cont.attrs.first_match.is_some();
+    let variant_names = cont.variants.iter().map(|v| v.ident().to_string());
+    let presence_fields = cont
+        .variants
+        .iter()
+        .flat_map(|v| v.attrs.when_fields.iter())
+        .map(|lit| lit.value());
 
     let ser_generics = bound::with_predicates(
         generics,
@@ -191,15 +209,27 @@ fn generate(cont: &Container) -> TokenStream {
 
             #[automatically_derived]
             impl #de_impl #private::Dispatch<'__de> for #ident #ty_generics #de_where {
-                const KEY: &'static str = #key;
+                const KEY: ::core::option::Option<&'static str> = #key;
                 const NAME: &'static str = #name;
+                const FALLBACK: ::core::option::Option<u32> = #fallback;
+                const VARIANTS: &'static [&'static str] = &[#(#variant_names),*];
+                const FIELDS: &'static [&'static str] = &[#(#presence_fields),*];
+                const FIRST_MATCH: bool = #first_match;
 
                 #[inline]
-                fn read_tag<__D>(__tag: __D) -> ::core::result::Result<u32, __D::Error>
+                fn read_tag<__D>(
+                    __tag: __D,
+                    __sink: ::core::option::Option<#private::TagSink<'_, '__de>>,
+                ) -> ::core::result::Result<::core::option::Option<u32>, __D::Error>
                 where
                     __D: #private::serde::Deserializer<'__de>,
                 {
-                    __read_tag(__tag)
+                    __read_tag(__tag, __sink)
+                }
+
+                #[inline]
+                fn presence(__field: &str) -> u128 {
+                    __presence(__field)
                 }
 
                 #[inline]
@@ -214,7 +244,27 @@ fn generate(cont: &Container) -> TokenStream {
     }
 }
 
-/// Literal tags: a `match` for lookup, a constant array for writing.
+/// `Tagging::tag`: the tag of each variant, `None` for the fallback.
+fn tag_arms(cont: &Container, value: impl Fn(&crate::ast::Variant) -> TokenStream) -> TokenStream {
+    let arms = cont.variants.iter().enumerate().map(|(index, v)| {
+        let index = index as u32;
+        if v.is_fallback() {
+            quote!(#index => ::core::option::Option::None,)
+        } else {
+            let value = value(v);
+            quote!(#index => ::core::option::Option::Some(#value),)
+        }
+    });
+    // The twin only ever passes indexes of real variants.
+    quote! {
+        match index {
+            #(#arms)*
+            _ => ::core::option::Option::None,
+        }
+    }
+}
+
+/// Literal tags: a `match` for lookup and for writing.
 fn literal_tables(cont: &Container) -> TokenStream {
     let private = private();
     let key = cont.tag_key().unwrap_or_default();
@@ -222,13 +272,17 @@ fn literal_tables(cont: &Container) -> TokenStream {
         .variants
         .iter()
         .flat_map(|v| v.tags.iter().map(|t| literal(&t.value)));
-    let arms = cont.variants.iter().enumerate().map(|(index, v)| {
-        let index = index as u32;
-        let patterns = v.tags.iter().map(|t| found_pattern(&t.value));
-        quote!(#(#patterns)|* => ::core::option::Option::Some(#index),)
-    });
-    let primary = cont.variants.iter().map(|v| literal(&v.tags[0].value));
-    let variant_count = cont.variants.len();
+    let arms = cont
+        .variants
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| !v.tags.is_empty())
+        .map(|(index, v)| {
+            let index = index as u32;
+            let patterns = v.tags.iter().map(|t| found_pattern(&t.value));
+            quote!(#(#patterns)|* => ::core::option::Option::Some(#index),)
+        });
+    let tag = tag_arms(cont, |v| literal(&v.tags[0].value));
     quote! {
         struct __Table;
 
@@ -250,18 +304,25 @@ fn literal_tables(cont: &Container) -> TokenStream {
             type Tag = #private::Literal;
 
             #[inline]
-            fn tag(index: u32) -> #private::Literal {
-                const PRIMARY: [#private::Literal; #variant_count] = [#(#primary),*];
-                PRIMARY[index as usize]
+            fn tag(index: u32) -> ::core::option::Option<#private::Literal> {
+                #tag
             }
         }
 
         #[inline]
-        fn __read_tag<'__de, __D>(__tag: __D) -> ::core::result::Result<u32, __D::Error>
+        fn __read_tag<'__de, __D>(
+            __tag: __D,
+            __sink: ::core::option::Option<#private::TagSink<'_, '__de>>,
+        ) -> ::core::result::Result<::core::option::Option<u32>, __D::Error>
         where
             __D: #private::serde::Deserializer<'__de>,
         {
-            #private::read_literal_tag::<__Table, __D>(__tag)
+            #private::read_literal_tag::<__Table, __D>(__tag, __sink)
+        }
+
+        #[inline]
+        fn __presence(_: &str) -> u128 {
+            0
         }
     }
 }
@@ -276,8 +337,8 @@ fn typed_tables(cont: &Container, ty: &syn::Type) -> TokenStream {
         v.tags.iter().map(move |t| {
             let value = &t.tokens;
             quote! {
-                if __found == (#value) {
-                    return ::core::result::Result::Ok(#index);
+                if *__found == (#value) {
+                    return ::core::option::Option::Some(#index);
                 }
             }
         })
@@ -286,16 +347,7 @@ fn typed_tables(cont: &Container, ty: &syn::Type) -> TokenStream {
         .variants
         .iter()
         .flat_map(|v| v.tags.iter().map(|t| &t.tokens));
-    let last = cont.variants.len().saturating_sub(1) as u32;
-    let arms = cont.variants.iter().enumerate().map(|(index, v)| {
-        let index = index as u32;
-        let value = &v.tags[0].tokens;
-        if index == last {
-            quote!(_ => #value,)
-        } else {
-            quote!(#index => #value,)
-        }
-    });
+    let tag = tag_arms(cont, |v| v.tags[0].tokens.clone());
     quote! {
         struct __Table;
 
@@ -304,20 +356,81 @@ fn typed_tables(cont: &Container, ty: &syn::Type) -> TokenStream {
             type Tag = #ty;
 
             #[inline]
-            fn tag(index: u32) -> #ty {
-                match index {
-                    #(#arms)*
-                }
+            fn tag(index: u32) -> ::core::option::Option<#ty> {
+                #tag
             }
         }
 
-        fn __read_tag<'__de, __D>(__tag: __D) -> ::core::result::Result<u32, __D::Error>
+        fn __read_tag<'__de, __D>(
+            __tag: __D,
+            __sink: ::core::option::Option<#private::TagSink<'_, '__de>>,
+        ) -> ::core::result::Result<::core::option::Option<u32>, __D::Error>
         where
             __D: #private::serde::Deserializer<'__de>,
         {
-            let __found = <#ty as #private::serde::Deserialize<'__de>>::deserialize(__tag)?;
-            #(#checks)*
-            ::core::result::Result::Err(#private::unknown_typed_tag(&__found, &[#(#all_tags),*]))
+            #private::read_typed_tag::<#ty, __D>(
+                __tag,
+                __sink,
+                |__found: &#ty| {
+                    #(#checks)*
+                    ::core::option::Option::None
+                },
+                || ::std::vec![#(#all_tags),*],
+            )
+        }
+
+        #[inline]
+        fn __presence(_: &str) -> u128 {
+            0
+        }
+    }
+}
+
+/// Presence mode: a `match` from field name to the set of variants that
+/// list it; nothing is ever tagged.
+fn presence_tables(cont: &Container) -> TokenStream {
+    let private = private();
+    let mut owners: Vec<(String, u128)> = Vec::new();
+    for (index, variant) in cont.variants.iter().enumerate() {
+        for field in &variant.attrs.when_fields {
+            let bit = 1u128 << (index as u32 % 128);
+            match owners.iter_mut().find(|(f, _)| *f == field.value()) {
+                Some((_, set)) => *set |= bit,
+                None => owners.push((field.value(), bit)),
+            }
+        }
+    }
+    let arms = owners.iter().map(|(field, set)| quote!(#field => #set,));
+    quote! {
+        struct __Table;
+
+        impl #private::Tagging for __Table {
+            const KEY: &'static str = "";
+            type Tag = ();
+
+            #[inline]
+            fn tag(_: u32) -> ::core::option::Option<()> {
+                ::core::option::Option::None
+            }
+        }
+
+        fn __read_tag<'__de, __D>(
+            _: __D,
+            _: ::core::option::Option<#private::TagSink<'_, '__de>>,
+        ) -> ::core::result::Result<::core::option::Option<u32>, __D::Error>
+        where
+            __D: #private::serde::Deserializer<'__de>,
+        {
+            // Presence mode never sees a tag key.
+            ::core::result::Result::Ok(::core::option::Option::None)
+        }
+
+        #[inline]
+        fn __presence(field: &str) -> u128 {
+            match field {
+                #(#arms)*
+                _ => 0,
+            }
         }
     }
 }

@@ -1,0 +1,189 @@
+//! `Unknown`: a lossless recording of an object whose subtype is not known.
+
+use core::fmt;
+
+use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
+use serde::ser::{Serialize, Serializer};
+
+use crate::buffer::{Buffer, RecordSeed, DEFAULT_MAX_DEPTH};
+
+/// The newtype name through which the dispatch engine recognises an
+/// `Unknown` and tells it which key is the tag; serde_json's `RawValue` uses
+/// the same device. Any other deserializer just sees a newtype.
+pub(crate) const UNKNOWN_NAME: &str = "$json_subtypes::private::Unknown";
+/// The first key the engine hands an `Unknown`; its value is the tag key.
+pub(crate) const TAG_HINT_KEY: &str = "$json_subtypes::private::tag";
+
+/// An object kept exactly as it was read: every entry in its original order,
+/// the tag (if any) in its place, every value lossless (all integer widths
+/// including `u128`/`i128`, floats as read, strings, nested objects and
+/// arrays, null).
+///
+/// It is the natural payload of a fallback variant: a service that forwards
+/// subtypes it does not know loses nothing, because `Unknown` serializes back
+/// to what was read.
+///
+/// ```
+/// use json_subtypes::{json_subtypes, Unknown};
+///
+/// #[json_subtypes(tag = "type")]
+/// enum Shape {
+///     Circle { r: f64 },
+///     #[json_subtypes(fallback)]
+///     Other(Unknown),
+/// }
+///
+/// let text = r#"{"sides":6,"type":"hexagon","id":340282366920938463463374607431768211455}"#;
+/// let Shape::Other(shape) = serde_json::from_str(text)? else { unreachable!() };
+/// assert_eq!(shape.tag::<String>().unwrap()?, "hexagon");
+/// assert_eq!(shape.get::<u8>("sides").unwrap()?, 6);
+/// assert_eq!(shape.keys().collect::<Vec<_>>(), ["sides", "type", "id"]);
+/// // Written back exactly, tag in its place.
+/// assert_eq!(serde_json::to_string(&Shape::Other(shape))?, text);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// On its own (not as a fallback payload) it reads any map from any
+/// self-describing format; it then knows no tag key.
+#[derive(Clone, PartialEq)]
+pub struct Unknown {
+    tag_key: Option<String>,
+    /// One recorded map.
+    map: Buffer<'static>,
+}
+
+/// Errors from reading an [`Unknown`]'s entries into a type.
+pub type UnknownError = de::value::Error;
+
+impl Unknown {
+    /// The key that held (or would have held) the tag, when the object was
+    /// read as the fallback of a tagged enum.
+    pub fn tag_key(&self) -> Option<&str> {
+        self.tag_key.as_deref()
+    }
+
+    /// The tag's value read as `T`, if the object had a tag entry.
+    pub fn tag<'a, T: Deserialize<'a>>(&'a self) -> Option<Result<T, UnknownError>> {
+        self.get(self.tag_key.as_deref()?)
+    }
+
+    /// The value of the entry `key` (the first one, if repeated) read as `T`.
+    pub fn get<'a, T: Deserialize<'a>>(&'a self, key: &str) -> Option<Result<T, UnknownError>> {
+        let (_, value) = self.entries().find(|&(k, _)| self.key_at(k) == Some(key))?;
+        let mut reader = self.map.reader_at(value);
+        Some(T::deserialize(reader.next_value(true)))
+    }
+
+    /// The keys in their original order (keys that are not strings, which
+    /// some formats allow, are left out).
+    pub fn keys(&self) -> impl Iterator<Item = &str> + '_ {
+        self.entries().filter_map(move |(k, _)| self.key_at(k))
+    }
+
+    /// The number of entries, the tag entry included.
+    pub fn len(&self) -> usize {
+        self.entries().count()
+    }
+
+    /// Whether the object had no entries at all.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Reads the whole object, tag entry included, into `T`.
+    pub fn deserialize_into<'a, T: Deserialize<'a>>(&'a self) -> Result<T, UnknownError> {
+        let mut reader = self.map.reader_at(0);
+        T::deserialize(reader.next_value(true))
+    }
+
+    /// The object as a `serde_json::Value`. Fails where JSON cannot hold a
+    /// value (a non-string key from another format); integers beyond 64 bits
+    /// need serde_json's `arbitrary_precision` feature to stay exact.
+    pub fn to_json_value(&self) -> Result<serde_json::Value, serde_json::Error> {
+        serde_json::to_value(self)
+    }
+
+    fn entries(&self) -> impl Iterator<Item = (usize, usize)> {
+        self.map
+            .reader_at(0)
+            .map_entries()
+            .unwrap_or_default()
+            .into_iter()
+    }
+
+    fn key_at(&self, pos: usize) -> Option<&str> {
+        self.map.str_at(pos)
+    }
+}
+
+impl Serialize for Unknown {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.map.emit_at(0).serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Unknown {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_newtype_struct(UNKNOWN_NAME, UnknownVisitor)
+    }
+}
+
+struct UnknownVisitor;
+
+impl<'de> Visitor<'de> for UnknownVisitor {
+    type Value = Unknown;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a map")
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Unknown, D::Error> {
+        d.deserialize_map(self)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Unknown, A::Error> {
+        let mut buf = Buffer::new_owned();
+        let at = buf.begin_map();
+        let mut tag_key = None;
+        let mut count = 0u64;
+        let mut first = true;
+        loop {
+            let key_at = buf.len();
+            let seed = RecordSeed(buf.recorder(DEFAULT_MAX_DEPTH));
+            if map.next_key_seed(seed)?.is_none() {
+                break;
+            }
+            if first && buf.str_at(key_at) == Some(TAG_HINT_KEY) {
+                buf.truncate(key_at);
+                tag_key = Some(map.next_value::<String>()?);
+            } else {
+                map.next_value_seed(RecordSeed(buf.recorder(DEFAULT_MAX_DEPTH)))?;
+                count += 1;
+            }
+            first = false;
+        }
+        buf.end_map(at, count)?;
+        Ok(Unknown {
+            tag_key,
+            map: buf.into_static(),
+        })
+    }
+}
+
+impl fmt::Debug for Unknown {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        struct Fields<'a>(&'a Unknown);
+        impl fmt::Debug for Fields<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                match serde_json::to_string(self.0) {
+                    Ok(text) => f.write_str(&text),
+                    Err(_) => write!(f, "<{} entries>", self.0.len()),
+                }
+            }
+        }
+        f.debug_struct("Unknown")
+            .field("tag_key", &self.tag_key)
+            .field("fields", &Fields(self))
+            .finish()
+    }
+}
