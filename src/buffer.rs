@@ -89,7 +89,6 @@ impl<'de> Buffer<'de> {
         self.code.truncate(len);
     }
 
-
     /// Records the value `deserializer` yields, counting nesting against `max_depth`.
     pub(crate) fn record<D>(&mut self, deserializer: D, max_depth: u32) -> Result<(), D::Error>
     where
@@ -398,10 +397,7 @@ impl<'de> Visitor<'de> for Recorder<'_, 'de> {
     {
         let at = self.open(SEQ);
         let mut count = 0u64;
-        while seq
-            .next_element_seed(RecordSeed(self.nested()?))?
-            .is_some()
-        {
+        while seq.next_element_seed(RecordSeed(self.nested()?))?.is_some() {
             count += 1;
         }
         self.close(at, count)
@@ -640,7 +636,11 @@ impl<'de, E: de::Error> Deserializer<'de> for Replay<'_, '_, 'de, E> {
         }
     }
 
-    fn deserialize_newtype_struct<V>(self, _name: &'static str, visitor: V) -> Result<V::Value, Self::Error>
+    fn deserialize_newtype_struct<V>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error>
     where
         V: Visitor<'de>,
     {
@@ -709,7 +709,11 @@ impl<'de, E: de::Error> Deserializer<'de> for Replay<'_, '_, 'de, E> {
     }
 }
 
-fn replay_any<'de, V, E>(reader: &mut Reader<'_, 'de>, human_readable: bool, visitor: V) -> Result<V::Value, E>
+fn replay_any<'de, V, E>(
+    reader: &mut Reader<'_, 'de>,
+    human_readable: bool,
+    visitor: V,
+) -> Result<V::Value, E>
 where
     V: Visitor<'de>,
     E: de::Error,
@@ -769,7 +773,10 @@ where
             };
             let out = visitor.visit_seq(&mut seq)?;
             if seq.remaining != 0 {
-                return Err(de::Error::invalid_length(count, &ExpectedFewer(count - seq.remaining)));
+                return Err(de::Error::invalid_length(
+                    count,
+                    &ExpectedFewer(count - seq.remaining),
+                ));
             }
             Ok(out)
         }
@@ -784,7 +791,10 @@ where
             };
             let out = visitor.visit_map(&mut map)?;
             if map.remaining != 0 {
-                return Err(de::Error::invalid_length(count, &ExpectedFewer(count - map.remaining)));
+                return Err(de::Error::invalid_length(
+                    count,
+                    &ExpectedFewer(count - map.remaining),
+                ));
             }
             Ok(out)
         }
@@ -912,7 +922,10 @@ impl<'de, E: de::Error> VariantAccess<'de> for ReplayEnum<'_, '_, 'de, E> {
         if self.has_value {
             seed.deserialize(self.reader.next_value(self.human_readable))
         } else {
-            Err(de::Error::invalid_type(Unexpected::UnitVariant, &"newtype variant"))
+            Err(de::Error::invalid_type(
+                Unexpected::UnitVariant,
+                &"newtype variant",
+            ))
         }
     }
 
@@ -921,20 +934,34 @@ impl<'de, E: de::Error> VariantAccess<'de> for ReplayEnum<'_, '_, 'de, E> {
         V: Visitor<'de>,
     {
         if self.has_value {
-            self.reader.next_value(self.human_readable).deserialize_any(visitor)
+            self.reader
+                .next_value(self.human_readable)
+                .deserialize_any(visitor)
         } else {
-            Err(de::Error::invalid_type(Unexpected::UnitVariant, &"tuple variant"))
+            Err(de::Error::invalid_type(
+                Unexpected::UnitVariant,
+                &"tuple variant",
+            ))
         }
     }
 
-    fn struct_variant<V>(self, _fields: &'static [&'static str], visitor: V) -> Result<V::Value, Self::Error>
+    fn struct_variant<V>(
+        self,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Self::Error>
     where
         V: Visitor<'de>,
     {
         if self.has_value {
-            self.reader.next_value(self.human_readable).deserialize_any(visitor)
+            self.reader
+                .next_value(self.human_readable)
+                .deserialize_any(visitor)
         } else {
-            Err(de::Error::invalid_type(Unexpected::UnitVariant, &"struct variant"))
+            Err(de::Error::invalid_type(
+                Unexpected::UnitVariant,
+                &"struct variant",
+            ))
         }
     }
 }
@@ -983,7 +1010,6 @@ impl Reader<'_, '_> {
                 .collect(),
         )
     }
-
 }
 
 impl<'de> Buffer<'de> {

@@ -10,8 +10,8 @@ use core::fmt;
 use core::marker::PhantomData;
 
 use serde::de::{
-    self, DeserializeSeed, Deserializer, EnumAccess, Error as _, IgnoredAny, MapAccess,
-    SeqAccess, Unexpected, VariantAccess, Visitor,
+    self, DeserializeSeed, Deserializer, EnumAccess, Error as _, IgnoredAny, MapAccess, SeqAccess,
+    Unexpected, VariantAccess, Visitor,
 };
 
 use crate::buffer::{Buffer, Reader, DEFAULT_MAX_DEPTH};
@@ -55,7 +55,7 @@ pub trait Dispatch<'de>: Sized {
     }
 
     /// Builds the chosen variant from `variant`, a deserializer that
-    /// answers with an enum access (a [`VariantDeserializer`]).
+    /// answers with an enum access (a `VariantDeserializer`).
     fn build<D>(variant: D) -> Result<Self, D::Error>
     where
         D: Deserializer<'de>;
@@ -189,10 +189,9 @@ impl<'de, T: Dispatch<'de>> Visitor<'de> for DispatchVisitor<T> {
                         None => self.build(fallback, prefix, map, Some(key)),
                     };
                 }
-                Some(false) => prefix.record(
-                    ValueSeedDeserializer { map: &mut map },
-                    DEFAULT_MAX_DEPTH,
-                )?,
+                Some(false) => {
+                    prefix.record(ValueSeedDeserializer { map: &mut map }, DEFAULT_MAX_DEPTH)?
+                }
                 None => break,
             }
         }
@@ -526,7 +525,10 @@ impl<'de, A: MapAccess<'de>> Deserializer<'de> for Rest<'de, A> {
         self.deserialize_unit(visitor)
     }
 
-    fn deserialize_ignored_any<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, A::Error> {
+    fn deserialize_ignored_any<V: Visitor<'de>>(
+        mut self,
+        visitor: V,
+    ) -> Result<V::Value, A::Error> {
         self.drain()?;
         visitor.visit_unit()
     }
@@ -551,7 +553,10 @@ struct Hinted<'de, A> {
 impl<'de, A: MapAccess<'de>> MapAccess<'de> for Hinted<'de, A> {
     type Error = A::Error;
 
-    fn next_key_seed<K: DeserializeSeed<'de>>(&mut self, seed: K) -> Result<Option<K::Value>, A::Error> {
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
         if self.key.is_some() {
             let hint = de::value::BorrowedStrDeserializer::<A::Error>::new(TAG_HINT_KEY);
             return seed.deserialize(hint).map(Some);
@@ -738,7 +743,13 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for NotTagDeserializer<D> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        self.inner.deserialize_unit_struct(name, NotTagVisitor { inner: visitor, tag: self.tag })
+        self.inner.deserialize_unit_struct(
+            name,
+            NotTagVisitor {
+                inner: visitor,
+                tag: self.tag,
+            },
+        )
     }
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(
@@ -746,11 +757,27 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for NotTagDeserializer<D> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        self.inner.deserialize_newtype_struct(name, NotTagVisitor { inner: visitor, tag: self.tag })
+        self.inner.deserialize_newtype_struct(
+            name,
+            NotTagVisitor {
+                inner: visitor,
+                tag: self.tag,
+            },
+        )
     }
 
-    fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, D::Error> {
-        self.inner.deserialize_tuple(len, NotTagVisitor { inner: visitor, tag: self.tag })
+    fn deserialize_tuple<V: Visitor<'de>>(
+        self,
+        len: usize,
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.inner.deserialize_tuple(
+            len,
+            NotTagVisitor {
+                inner: visitor,
+                tag: self.tag,
+            },
+        )
     }
 
     fn deserialize_tuple_struct<V: Visitor<'de>>(
@@ -759,8 +786,14 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for NotTagDeserializer<D> {
         len: usize,
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        self.inner
-            .deserialize_tuple_struct(name, len, NotTagVisitor { inner: visitor, tag: self.tag })
+        self.inner.deserialize_tuple_struct(
+            name,
+            len,
+            NotTagVisitor {
+                inner: visitor,
+                tag: self.tag,
+            },
+        )
     }
 
     fn deserialize_struct<V: Visitor<'de>>(
@@ -769,8 +802,14 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for NotTagDeserializer<D> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        self.inner
-            .deserialize_struct(name, fields, NotTagVisitor { inner: visitor, tag: self.tag })
+        self.inner.deserialize_struct(
+            name,
+            fields,
+            NotTagVisitor {
+                inner: visitor,
+                tag: self.tag,
+            },
+        )
     }
 
     fn deserialize_enum<V: Visitor<'de>>(
@@ -779,8 +818,14 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for NotTagDeserializer<D> {
         variants: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        self.inner
-            .deserialize_enum(name, variants, NotTagVisitor { inner: visitor, tag: self.tag })
+        self.inner.deserialize_enum(
+            name,
+            variants,
+            NotTagVisitor {
+                inner: visitor,
+                tag: self.tag,
+            },
+        )
     }
 
     fn is_human_readable(&self) -> bool {

@@ -5,7 +5,9 @@ use core::fmt;
 
 use core::marker::PhantomData;
 
-use serde::de::{self, Deserialize, Deserializer, EnumAccess, MapAccess, SeqAccess, Unexpected, Visitor};
+use serde::de::{
+    self, Deserialize, Deserializer, EnumAccess, MapAccess, SeqAccess, Unexpected, Visitor,
+};
 
 use crate::buffer::{Buffer, Recorder, DEFAULT_MAX_DEPTH};
 use serde::ser::{Serialize, Serializer};
@@ -190,7 +192,11 @@ impl<'de, T: LiteralTable> TagVisitor<'_, 'de, T> {
         what: Unexpected<'_>,
         record: impl FnOnce(Recorder<'_, 'de>) -> Result<(), E>,
     ) -> Result<Option<u32>, E> {
-        let message = format!("a subtype tag in `{}`, one of {}", T::KEY, Expected(T::TAGS));
+        let message = format!(
+            "a subtype tag in `{}`, one of {}",
+            T::KEY,
+            Expected(T::TAGS)
+        );
         self.unknown(|| E::invalid_type(what, &message.as_str()), record)
     }
 }
@@ -199,7 +205,12 @@ impl<'de, T: LiteralTable> Visitor<'de> for TagVisitor<'_, 'de, T> {
     type Value = Option<u32>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "a subtype tag in `{}`, one of {}", T::KEY, Expected(T::TAGS))
+        write!(
+            f,
+            "a subtype tag in `{}`, one of {}",
+            T::KEY,
+            Expected(T::TAGS)
+        )
     }
 
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<Option<u32>, E> {

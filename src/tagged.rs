@@ -11,15 +11,15 @@ use core::fmt;
 use core::marker::PhantomData;
 
 use serde::ser::{
-    self, Error as _, Impossible, Serialize, SerializeMap, SerializeStruct,
-    SerializeStructVariant, Serializer,
+    self, Error as _, Impossible, Serialize, SerializeMap, SerializeStruct, SerializeStructVariant,
+    Serializer,
 };
 
 /// What generated code provides to write an enum's tags.
 pub trait Tagging {
     /// The tag key, e.g. `"type"`.
     const KEY: &'static str;
-    /// The tag value type (a [`Literal`](crate::__private::Literal) for literal tags).
+    /// The tag value type (a `Literal` for literal tags).
     type Tag: Serialize;
     /// The tag of variant `index`; `None` for variants written as they are
     /// (fallbacks, presence mode).
@@ -180,7 +180,11 @@ impl<S: Serializer, T: Tagging> Serializer for TaggedSerializer<S, T> {
         Err(not_a_variant())
     }
 
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct, S::Error> {
+    fn serialize_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStruct, S::Error> {
         Err(not_a_variant())
     }
 
@@ -506,7 +510,12 @@ impl Serializer for IsKey {
         Ok(v == self.0.as_bytes())
     }
 
-    fn serialize_unit_variant(self, _: &'static str, _: u32, v: &'static str) -> Result<bool, NotAString> {
+    fn serialize_unit_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        v: &'static str,
+    ) -> Result<bool, NotAString> {
         Ok(v == self.0)
     }
 
@@ -569,7 +578,11 @@ impl Serializer for IsKey {
         Err(NotAString)
     }
 
-    fn serialize_struct(self, _: &'static str, _: usize) -> Result<Self::SerializeStruct, NotAString> {
+    fn serialize_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStruct, NotAString> {
         Err(NotAString)
     }
 

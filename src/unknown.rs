@@ -33,7 +33,7 @@ pub(crate) const TAG_HINT_KEY: &str = "$json_subtypes::private::tag";
 ///     Other(Unknown),
 /// }
 ///
-/// let text = r#"{"sides":6,"type":"hexagon","id":340282366920938463463374607431768211455}"#;
+/// let text = r#"{"sides":6,"type":"hexagon","id":18446744073709551615}"#;
 /// let Shape::Other(shape) = serde_json::from_str(text)? else { unreachable!() };
 /// assert_eq!(shape.tag::<String>().unwrap()?, "hexagon");
 /// assert_eq!(shape.get::<u8>("sides").unwrap()?, 6);
@@ -45,6 +45,11 @@ pub(crate) const TAG_HINT_KEY: &str = "$json_subtypes::private::tag";
 ///
 /// On its own (not as a fallback payload) it reads any map from any
 /// self-describing format; it then knows no tag key.
+///
+/// "Lossless" means: everything the format hands over. serde_json itself
+/// reads a number beyond the 64-bit range as `f64` when asked for "any"
+/// value (unless its `arbitrary_precision` feature is on), before `Unknown`
+/// sees it; binary formats hand over `u128`/`i128` and those are kept.
 #[derive(Clone, PartialEq)]
 pub struct Unknown {
     tag_key: Option<String>,

@@ -271,9 +271,14 @@ fn errors(#[case] text: &str, #[case] message: &str) {
 /// prefix too, with the field's name.
 #[test]
 fn body_errors_name_the_field() {
-    let err = serde_json::from_str::<Animal>(r#"{"lives":1,"type":"cat","indoor":true}"#).unwrap_err();
-    assert_eq!(err.to_string(), "missing field `livesLeft` at line 1 column 38");
-    let err = serde_json::from_str::<Animal>(r#"{"indoor":1,"type":"cat","livesLeft":1}"#).unwrap_err();
+    let err =
+        serde_json::from_str::<Animal>(r#"{"lives":1,"type":"cat","indoor":true}"#).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "missing field `livesLeft` at line 1 column 38"
+    );
+    let err =
+        serde_json::from_str::<Animal>(r#"{"indoor":1,"type":"cat","livesLeft":1}"#).unwrap_err();
     assert_eq!(
         err.to_string(),
         "invalid type: integer `1`, expected a boolean at line 1 column 24"
@@ -327,7 +332,10 @@ fn rename_all_reads_back_and_name_wins() {
         serde_json::from_str::<Kebab>(r#"{"t":"kept"}"#).unwrap(),
         Kebab::KeepMe
     );
-    assert_eq!(serde_json::to_string(&Kebab::KeepMe).unwrap(), r#"{"t":"kept"}"#);
+    assert_eq!(
+        serde_json::to_string(&Kebab::KeepMe).unwrap(),
+        r#"{"t":"kept"}"#
+    );
     assert!(serde_json::from_str::<Kebab>(r#"{"t":"HttpRequest"}"#).is_err());
 }
 
@@ -382,7 +390,9 @@ fn default_limit() -> i32 {
 }
 
 #[rstest]
-#[case::tag_first(r#"{"kind":"account","id":"18446744073709551615","display":"Ann","source":"db","version":2}"#)]
+#[case::tag_first(
+    r#"{"kind":"account","id":"18446744073709551615","display":"Ann","source":"db","version":2}"#
+)]
 #[case::tag_last(r#"{"id":"18446744073709551615","displayName":"Ann","source":"db","version":2,"kind":"account"}"#)]
 #[case::tag_middle(r#"{"id":"18446744073709551615","source":"db","kind":"account","version":2,"displayName":"Ann"}"#)]
 fn struct_variant_field_attributes(#[case] text: &str) {
@@ -477,9 +487,15 @@ fn newtype_struct_payloads_round_trip() {
 fn unit_payload_round_trips() {
     let text = serde_json::to_string(&Payloads::Unit(())).unwrap();
     assert_eq!(text, r#"{"type":"Unit"}"#);
-    assert_eq!(serde_json::from_str::<Payloads>(&text).unwrap(), Payloads::Unit(()));
+    assert_eq!(
+        serde_json::from_str::<Payloads>(&text).unwrap(),
+        Payloads::Unit(())
+    );
     let err = serde_json::from_str::<Payloads>(r#"{"type":"Unit","x":1}"#).unwrap_err();
-    assert_eq!(err.to_string(), "invalid type: map, expected unit at line 1 column 18");
+    assert_eq!(
+        err.to_string(),
+        "invalid type: map, expected unit at line 1 column 18"
+    );
 }
 
 #[test]

@@ -107,13 +107,20 @@ fn unknown_keeps_every_value_exactly() {
     assert_eq!(unknown.get::<u64>("u").unwrap().unwrap(), u64::MAX);
     assert_eq!(unknown.get::<i64>("i").unwrap().unwrap(), i64::MIN);
     assert_eq!(unknown.get::<f64>("f").unwrap().unwrap(), 1.5e300);
-    assert!(unknown.get::<f64>("neg0").unwrap().unwrap().is_sign_negative());
+    assert!(unknown
+        .get::<f64>("neg0")
+        .unwrap()
+        .unwrap()
+        .is_sign_negative());
     assert_eq!(unknown.get::<String>("s").unwrap().unwrap(), "a\"\né");
     assert_eq!(unknown.get::<Option<u8>>("n").unwrap().unwrap(), None);
     assert_eq!(unknown.tag::<String>().unwrap().unwrap(), "cow");
     assert!(unknown.get::<u8>("missing").is_none());
     let err = unknown.get::<u8>("s").unwrap().unwrap_err();
-    assert_eq!(err.to_string(), r#"invalid type: string "a\"\né", expected u8"#);
+    assert_eq!(
+        err.to_string(),
+        r#"invalid type: string "a\"\né", expected u8"#
+    );
     // Written back as serde_json writes the same document (escapes and
     // exponents normalised), field order kept at every level.
     let canonical: serde_json::Value = serde_json::from_str(&text).unwrap();
@@ -121,7 +128,9 @@ fn unknown_keeps_every_value_exactly() {
         serde_json::to_string(&unknown).unwrap(),
         serde_json::to_string(&canonical).unwrap()
     );
-    assert!(serde_json::to_string(&unknown).unwrap().ends_with(r#""o":{"z":1,"a":2}}"#));
+    assert!(serde_json::to_string(&unknown)
+        .unwrap()
+        .ends_with(r#""o":{"z":1,"a":2}}"#));
 }
 
 #[test]
@@ -160,9 +169,15 @@ fn unknown_on_its_own_reads_any_map() {
     let unknown: Unknown = serde_json::from_str(r#"{"b":1,"a":[true]}"#).unwrap();
     assert_eq!(unknown.tag_key(), None);
     assert_eq!(unknown.keys().collect::<Vec<_>>(), ["b", "a"]);
-    assert_eq!(serde_json::to_string(&unknown).unwrap(), r#"{"b":1,"a":[true]}"#);
+    assert_eq!(
+        serde_json::to_string(&unknown).unwrap(),
+        r#"{"b":1,"a":[true]}"#
+    );
     let err = serde_json::from_str::<Unknown>("[1]").unwrap_err();
-    assert_eq!(err.to_string(), "invalid type: sequence, expected a map at line 1 column 0");
+    assert_eq!(
+        err.to_string(),
+        "invalid type: sequence, expected a map at line 1 column 0"
+    );
     assert!(Unknown::is_empty(&serde_json::from_str("{}").unwrap()));
 }
 
@@ -185,7 +200,8 @@ fn unknown_holds_128_bit_integers_from_formats_that_give_them() {
         ("big", u128::MAX.into_deserializer()),
         ("small", 7u128.into_deserializer()),
     ];
-    let unknown = Unknown::deserialize(MapDeserializer::<_, Error>::new(entries.into_iter())).unwrap();
+    let unknown =
+        Unknown::deserialize(MapDeserializer::<_, Error>::new(entries.into_iter())).unwrap();
     assert_eq!(unknown.get::<u128>("big").unwrap().unwrap(), u128::MAX);
     assert_eq!(
         serde_json::to_string(&unknown).unwrap(),
@@ -201,7 +217,9 @@ struct UnknownShape(Unknown);
 #[json_subtypes(tag = "kind")]
 #[derive(Debug, Clone, PartialEq)]
 enum Shape {
-    Circle { r: f64 },
+    Circle {
+        r: f64,
+    },
     #[json_subtypes(fallback)]
     Other(UnknownShape),
 }
@@ -233,7 +251,9 @@ struct Generic {
 #[json_subtypes(tag = "type")]
 #[derive(Debug, Clone, PartialEq)]
 enum Typed {
-    Known { a: u8 },
+    Known {
+        a: u8,
+    },
     #[json_subtypes(fallback)]
     Other(Generic),
 }
@@ -266,7 +286,9 @@ fn typed_fallback_errors_are_its_own() {
 #[json_subtypes(tag = "type")]
 #[derive(Debug, Clone, PartialEq)]
 enum Discarding {
-    Known { a: u8 },
+    Known {
+        a: u8,
+    },
     #[json_subtypes(fallback)]
     Other,
 }
@@ -276,7 +298,10 @@ enum Discarding {
 #[case(r#"{"b":1,"type":"x"}"#)]
 #[case(r#"{}"#)]
 fn unit_fallbacks_discard_the_data(#[case] text: &str) {
-    assert_eq!(serde_json::from_str::<Discarding>(text).unwrap(), Discarding::Other);
+    assert_eq!(
+        serde_json::from_str::<Discarding>(text).unwrap(),
+        Discarding::Other
+    );
     assert_eq!(serde_json::to_string(&Discarding::Other).unwrap(), "{}");
 }
 

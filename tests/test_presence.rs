@@ -79,7 +79,8 @@ fn writes_payloads_as_they_are() {
 
 #[test]
 fn ambiguity_is_an_error_naming_the_candidates() {
-    let err = serde_json::from_str::<Employee>(r#"{"skill":"x","reports":[],"name":"a"}"#).unwrap_err();
+    let err =
+        serde_json::from_str::<Employee>(r#"{"skill":"x","reports":[],"name":"a"}"#).unwrap_err();
     assert_eq!(
         err.to_string(),
         "ambiguous subtype of Employee: the fields match both Developer and Manager at line 1 column 37"
@@ -138,8 +139,17 @@ fn first_match_takes_the_first_declared(#[case] text: &str) {
 fn the_decision_does_not_depend_on_key_order() {
     let objects: &[&[(&str, &str)]] = &[
         &[("name", r#""a""#), ("skill", r#""rust""#), ("x", "[1,{}]")],
-        &[("name", r#""m""#), ("team", "1"), ("reports", "[]"), ("y", "null")],
-        &[("budget_eur", "7"), ("name", r#""d""#), ("z", r#"{"skill":1}"#)],
+        &[
+            ("name", r#""m""#),
+            ("team", "1"),
+            ("reports", "[]"),
+            ("y", "null"),
+        ],
+        &[
+            ("budget_eur", "7"),
+            ("name", r#""d""#),
+            ("z", r#"{"skill":1}"#),
+        ],
         &[("skill", "null"), ("reports", "[]"), ("name", r#""q""#)],
         &[("name", r#""o""#), ("other", "true"), ("more", "2")],
     ];

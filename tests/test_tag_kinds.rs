@@ -173,7 +173,9 @@ fn typed_enum_tags_write_through_the_type() {
 }
 
 /// An integer enum through serde_repr.
-#[derive(Debug, Clone, Copy, PartialEq, serde_repr::Serialize_repr, serde_repr::Deserialize_repr)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, serde_repr::Serialize_repr, serde_repr::Deserialize_repr,
+)]
 #[repr(u8)]
 enum Code {
     Ok = 1,
@@ -268,5 +270,8 @@ fn custom_converter_errors_are_its_own() {
         r#"no shape called "hexagon" at line 1 column 28"#
     );
     let err = serde_json::from_str::<Shape>(r#"{"shape":"square","shape":"square"}"#).unwrap_err();
-    assert_eq!(err.to_string(), "duplicate field `shape` at line 1 column 25");
+    assert_eq!(
+        err.to_string(),
+        "duplicate field `shape` at line 1 column 25"
+    );
 }

@@ -5,8 +5,8 @@ use quote::ToTokens;
 use syn::ext::IdentExt;
 use syn::{Fields, Ident, ItemEnum};
 
-use crate::case::RenameRule;
 use crate::attr::{tag_value, typed_value, ContainerAttrs, Spanned, TagValue, VariantAttrs};
+use crate::case::RenameRule;
 use crate::ctx::Ctxt;
 
 pub struct Container<'a> {

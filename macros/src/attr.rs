@@ -75,7 +75,10 @@ impl ContainerAttrs {
             if meta.path.is_ident("tag") {
                 let lit: LitStr = meta.value()?.parse()?;
                 if lit.value().is_empty() {
-                    cx.error_spanned_by(&lit, "the tag key cannot be empty; write e.g. `tag = \"type\"`");
+                    cx.error_spanned_by(
+                        &lit,
+                        "the tag key cannot be empty; write e.g. `tag = \"type\"`",
+                    );
                 }
                 set_once(cx, &meta, &mut out.tag, lit.value(), lit.to_token_stream());
             } else if meta.path.is_ident("tag_type") {
@@ -221,7 +224,10 @@ pub fn tag_value(cx: &Ctxt, expr: &Expr) -> Option<TagValue> {
                 None
             }
             _ => {
-                cx.error_spanned_by(lit, "unsupported tag literal; use a string, an integer or a bool");
+                cx.error_spanned_by(
+                    lit,
+                    "unsupported tag literal; use a string, an integer or a bool",
+                );
                 None
             }
         },
@@ -238,7 +244,10 @@ pub fn tag_value(cx: &Ctxt, expr: &Expr) -> Option<TagValue> {
                     Ok(0) => Some(TagValue::U64(0)),
                     Ok(v) => Some(TagValue::I64(v)),
                     Err(_) => {
-                        cx.error_spanned_by(expr, "integer tag out of range; tags are i64 or u64 values");
+                        cx.error_spanned_by(
+                            expr,
+                            "integer tag out of range; tags are i64 or u64 values",
+                        );
                         None
                     }
                 }
@@ -253,7 +262,10 @@ pub fn tag_value(cx: &Ctxt, expr: &Expr) -> Option<TagValue> {
                 None
             }
             _ => {
-                cx.error_spanned_by(expr, "unsupported tag value; use a string, an integer or a bool literal");
+                cx.error_spanned_by(
+                    expr,
+                    "unsupported tag value; use a string, an integer or a bool literal",
+                );
                 None
             }
         },

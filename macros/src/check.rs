@@ -3,8 +3,8 @@
 
 use std::collections::HashMap;
 
-use quote::ToTokens;
 use proc_macro2::TokenStream;
+use quote::ToTokens;
 use syn::ext::IdentExt;
 use syn::{Attribute, Expr, ExprLit, Lit, LitStr, Meta};
 
@@ -33,7 +33,10 @@ pub fn check(cx: &Ctxt, cont: &Container) {
 /// with neither there is nothing to choose by.
 fn check_tag_present(cx: &Ctxt, cont: &Container) {
     // A misspelt key (`tga = ...`) was already reported; do not pile on.
-    let any_when_field = cont.variants.iter().any(|v| !v.attrs.when_fields.is_empty());
+    let any_when_field = cont
+        .variants
+        .iter()
+        .any(|v| !v.attrs.when_fields.is_empty());
     if cont.attrs.tag.is_none() && !any_when_field && !cont.attrs.had_unknown_key {
         cx.error_spanned_by(
             cont.ident(),
@@ -44,7 +47,10 @@ fn check_tag_present(cx: &Ctxt, cont: &Container) {
 
 /// One place for everything unknown, or the choice would be arbitrary.
 fn check_one_fallback(cx: &Ctxt, cont: &Container) {
-    let mut fallbacks = cont.variants.iter().filter_map(|v| v.attrs.fallback.as_ref());
+    let mut fallbacks = cont
+        .variants
+        .iter()
+        .filter_map(|v| v.attrs.fallback.as_ref());
     let Some(_) = fallbacks.next() else { return };
     for extra in fallbacks {
         cx.error_spanned_by(
@@ -57,8 +63,8 @@ fn check_one_fallback(cx: &Ctxt, cont: &Container) {
 /// A fallback receives the whole object; a scalar or sequence cannot hold it.
 fn check_fallback_payload(cx: &Ctxt, cont: &Container) {
     const NOT_MAPS: &[&str] = &[
-        "String", "str", "bool", "char", "u8", "u16", "u32", "u64", "u128", "usize", "i8",
-        "i16", "i32", "i64", "i128", "isize", "f32", "f64", "Vec", "VecDeque", "Box",
+        "String", "str", "bool", "char", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16",
+        "i32", "i64", "i128", "isize", "f32", "f64", "Vec", "VecDeque", "Box",
     ];
     for variant in cont.variants.iter().filter(|v| v.is_fallback()) {
         if variant.style != Style::Newtype {
@@ -71,11 +77,17 @@ fn check_fallback_payload(cx: &Ctxt, cont: &Container) {
                 syn::Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
                 _ => None,
             },
-            syn::Type::Tuple(_) | syn::Type::Array(_) | syn::Type::Slice(_) => Some("a sequence".to_owned()),
+            syn::Type::Tuple(_) | syn::Type::Array(_) | syn::Type::Slice(_) => {
+                Some("a sequence".to_owned())
+            }
             _ => None,
         };
         if let Some(name) = name.filter(|n| NOT_MAPS.contains(&n.as_str()) || n == "a sequence") {
-            let name = if name == "a sequence" { name } else { format!("`{name}`") };
+            let name = if name == "a sequence" {
+                name
+            } else {
+                format!("`{name}`")
+            };
             cx.error_spanned_by(
                 &field.ty,
                 format!("a fallback receives the whole object and {name} cannot hold it; use `json_subtypes::Unknown` or a struct"),
@@ -88,13 +100,22 @@ fn check_fallback_payload(cx: &Ctxt, cont: &Container) {
 fn check_fallback_has_no_tag(cx: &Ctxt, cont: &Container) {
     for variant in cont.variants.iter().filter(|v| v.is_fallback()) {
         if let Some(name) = &variant.attrs.name {
-            cx.error_spanned_by(name, "a fallback variant has no tag of its own; remove `name`");
+            cx.error_spanned_by(
+                name,
+                "a fallback variant has no tag of its own; remove `name`",
+            );
         }
         for alias in &variant.attrs.aliases {
-            cx.error_spanned_by(alias, "a fallback variant has no tag of its own; remove `alias`");
+            cx.error_spanned_by(
+                alias,
+                "a fallback variant has no tag of its own; remove `alias`",
+            );
         }
         for field in &variant.attrs.when_fields {
-            cx.error_spanned_by(field, "a fallback variant is what matches nothing; remove `when_field`");
+            cx.error_spanned_by(
+                field,
+                "a fallback variant is what matches nothing; remove `when_field`",
+            );
         }
     }
 }
@@ -118,15 +139,24 @@ fn check_when_field_needs_presence(cx: &Ctxt, cont: &Container) {
 /// In presence mode every variant but the fallback is found by its fields,
 /// and written without a tag.
 fn check_presence_variants(cx: &Ctxt, cont: &Container) {
-    let any_when_field = cont.variants.iter().any(|v| !v.attrs.when_fields.is_empty());
+    let any_when_field = cont
+        .variants
+        .iter()
+        .any(|v| !v.attrs.when_fields.is_empty());
     if !cont.is_presence() || !any_when_field {
         return;
     }
     if cont.variants.len() > 128 {
-        cx.error_spanned_by(cont.ident(), "presence mode supports at most 128 variants; split the enum");
+        cx.error_spanned_by(
+            cont.ident(),
+            "presence mode supports at most 128 variants; split the enum",
+        );
     }
     if let Some(tag_type) = &cont.attrs.tag_type {
-        cx.error_spanned_by(tag_type, "`tag_type` needs a `tag`; add `tag = \"...\"` or remove `tag_type`");
+        cx.error_spanned_by(
+            tag_type,
+            "`tag_type` needs a `tag`; add `tag = \"...\"` or remove `tag_type`",
+        );
     }
     for variant in cont.variants.iter().filter(|v| !v.is_fallback()) {
         if variant.attrs.when_fields.is_empty() {
@@ -141,7 +171,10 @@ fn check_presence_variants(cx: &Ctxt, cont: &Container) {
             );
         }
         for tag in variant.attrs.name.iter().chain(&variant.attrs.aliases) {
-            cx.error_spanned_by(tag, "an enum without `tag` writes no tags; remove `name`/`alias`");
+            cx.error_spanned_by(
+                tag,
+                "an enum without `tag` writes no tags; remove `name`/`alias`",
+            );
         }
     }
 }
@@ -266,15 +299,19 @@ fn check_fields_named_like_tag(cx: &Ctxt, cont: &Container) {
 /// Container-level serde attributes that would change the enum's wire form
 /// conflict with ours.
 fn check_container_serde_attrs(cx: &Ctxt, cont: &Container) {
-    for attr in cont.item.attrs.iter().filter(|a| a.path().is_ident("serde")) {
+    for attr in cont
+        .item
+        .attrs
+        .iter()
+        .filter(|a| a.path().is_ident("serde"))
+    {
         let _ = attr.parse_nested_meta(|meta| {
             let key = meta.path.to_token_stream().to_string();
             let fix = match key.as_str() {
                 "tag" => Some("use `#[json_subtypes(tag = \"...\")]`"),
                 "rename_all" => Some("use `#[json_subtypes(rename_all = \"...\")]`"),
-                "content" | "untagged" | "remote" | "from" | "try_from" | "into" | "transparent" => {
-                    Some("remove it; `#[json_subtypes]` decides the enum's form")
-                }
+                "content" | "untagged" | "remote" | "from" | "try_from" | "into"
+                | "transparent" => Some("remove it; `#[json_subtypes]` decides the enum's form"),
                 _ => None,
             };
             if let Some(fix) = fix {

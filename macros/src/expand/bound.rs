@@ -46,7 +46,12 @@ fn mentions(tokens: &TokenStream, ident: &syn::Ident) -> bool {
 /// `#[serde(bound = "T: Trait")]` or `#[serde(bound(serialize = "...", deserialize = "..."))]`.
 fn custom_bound(cont: &Container, dir: &Direction) -> Option<Vec<WherePredicate>> {
     let mut found: Option<Vec<WherePredicate>> = None;
-    for attr in cont.item.attrs.iter().filter(|a| a.path().is_ident("serde")) {
+    for attr in cont
+        .item
+        .attrs
+        .iter()
+        .filter(|a| a.path().is_ident("serde"))
+    {
         let _ = attr.parse_nested_meta(|meta| {
             if meta.path.is_ident("bound") {
                 if meta.input.peek(syn::Token![=]) {

@@ -160,7 +160,11 @@ fn generate(cont: &Container) -> TokenStream {
 
     let ser_generics = bound::with_predicates(
         generics,
-        bound::predicates(cont, Direction::Serialize, quote!(#private::serde::Serialize)),
+        bound::predicates(
+            cont,
+            Direction::Serialize,
+            quote!(#private::serde::Serialize),
+        ),
     );
     let (ser_impl, _, ser_where) = ser_generics.split_for_impl();
     let de_generics = bound::with_predicates(
