@@ -7,6 +7,7 @@
 //! `&'de [u8]` stay borrowed, so a payload with borrowed fields still borrows
 //! from the input after being replayed. One buffer is one allocation.
 
+use core::cell::Cell;
 use core::fmt;
 use core::marker::PhantomData;
 
@@ -14,6 +15,21 @@ use serde::de::{
     self, DeserializeSeed, Deserializer, EnumAccess, Error as _, IntoDeserializer, MapAccess,
     SeqAccess, Unexpected, VariantAccess, Visitor,
 };
+
+thread_local! {
+    /// Set by the dispatch engine just before it hands its visitor to a
+    /// deserializer: the tag key it looks for. When that deserializer is a
+    /// replay of our own buffer, the replay hands the tag entry over first,
+    /// so a nested object whose tag came last is read on the streaming path
+    /// instead of being buffered again (which would make recursive types
+    /// quadratic, as typetag's are). Only the order of entries changes, and
+    /// only for the engine's own visitor, which clears this on its first visit.
+    static HOIST: Cell<Option<&'static str>> = const { Cell::new(None) };
+}
+
+pub(crate) fn set_hoist(key: Option<&'static str>) {
+    HOIST.with(|h| h.set(key));
+}
 
 /// Default nesting limit for buffered values, the same as serde_json's.
 pub(crate) const DEFAULT_MAX_DEPTH: u32 = 128;
@@ -612,6 +628,12 @@ impl<'de, E: de::Error> Deserializer<'de> for Replay<'_, '_, 'de, E> {
     where
         V: Visitor<'de>,
     {
+        let hoist = HOIST.with(Cell::take);
+        if let Some(key) = hoist {
+            if self.reader.peek() == MAP {
+                return replay_map(self.reader, self.human_readable, visitor, Some(key));
+            }
+        }
         replay_any(self.reader, self.human_readable, visitor)
     }
 
@@ -781,25 +803,54 @@ where
             Ok(out)
         }
         MAP => {
-            let (end, count) = reader.container();
-            let mut map = ReplayMap {
-                reader,
-                human_readable,
-                error: PhantomData,
-                end,
-                remaining: count,
-            };
-            let out = visitor.visit_map(&mut map)?;
-            if map.remaining != 0 {
-                return Err(de::Error::invalid_length(
-                    count,
-                    &ExpectedFewer(count - map.remaining),
-                ));
-            }
-            Ok(out)
+            reader.pos -= 1;
+            replay_map(reader, human_readable, visitor, None)
         }
         code => unreachable_code(code),
     }
+}
+
+/// Replays the map at the reader's position; with `hoist`, the entry with
+/// that key (if any) comes first.
+fn replay_map<'de, V, E>(
+    reader: &mut Reader<'_, 'de>,
+    human_readable: bool,
+    visitor: V,
+    hoist: Option<&str>,
+) -> Result<V::Value, E>
+where
+    V: Visitor<'de>,
+    E: de::Error,
+{
+    reader.pos += 1;
+    let (end, count) = reader.container();
+    let first = hoist.and_then(|key| {
+        let mut scan = reader.buf.reader_at(reader.pos);
+        (0..count).find_map(|_| {
+            let k = scan.step();
+            scan.skip();
+            (reader.buf.str_at(k) == Some(key)).then_some((k, scan.pos))
+        })
+    });
+    let mut map = ReplayMap {
+        reader,
+        human_readable,
+        error: PhantomData,
+        end,
+        remaining: count,
+        first,
+        skip: first,
+        resume: None,
+    };
+    let out = visitor.visit_map(&mut map)?;
+    if map.remaining != 0 {
+        return Err(de::Error::invalid_length(
+            count,
+            &ExpectedFewer(count - map.remaining),
+        ));
+    }
+    map.reader.pos = end;
+    Ok(out)
 }
 
 struct ExpectedFewer(usize);
@@ -851,6 +902,12 @@ struct ReplayMap<'r, 'a, 'de, E> {
     error: PhantomData<fn() -> E>,
     end: usize,
     remaining: usize,
+    /// The hoisted entry (key offset, offset past its value), handed out first.
+    first: Option<(usize, usize)>,
+    /// The same entry, skipped when the in-order walk reaches it.
+    skip: Option<(usize, usize)>,
+    /// Where the in-order walk continues after the hoisted entry.
+    resume: Option<usize>,
 }
 
 impl<'de, E: de::Error> MapAccess<'de> for ReplayMap<'_, '_, 'de, E> {
@@ -864,6 +921,15 @@ impl<'de, E: de::Error> MapAccess<'de> for ReplayMap<'_, '_, 'de, E> {
             return Ok(None);
         }
         self.remaining -= 1;
+        if let Some((key, _)) = self.first.take() {
+            self.resume = Some(self.reader.pos);
+            self.reader.pos = key;
+        } else if let Some((key, after)) = self.skip {
+            if self.reader.pos == key {
+                self.reader.pos = after;
+                self.skip = None;
+            }
+        }
         seed.deserialize(self.reader.next_value(self.human_readable))
             .map(Some)
     }
@@ -873,7 +939,10 @@ impl<'de, E: de::Error> MapAccess<'de> for ReplayMap<'_, '_, 'de, E> {
         V: DeserializeSeed<'de>,
     {
         let out = seed.deserialize(self.reader.next_value(self.human_readable))?;
-        if self.remaining == 0 {
+        if let Some(resume) = self.resume.take() {
+            self.reader.pos = resume;
+        }
+        if self.remaining == 0 && self.skip.is_none() {
             debug_assert_eq!(self.reader.pos, self.end);
         }
         Ok(out)

@@ -14,7 +14,7 @@ use serde::de::{
     Unexpected, VariantAccess, Visitor,
 };
 
-use crate::buffer::{Buffer, Reader, DEFAULT_MAX_DEPTH};
+use crate::buffer::{set_hoist, Buffer, Reader, DEFAULT_MAX_DEPTH};
 use crate::tag::{LiteralTable, TagSink, TagVisitor};
 use crate::unknown::{TAG_HINT_KEY, UNKNOWN_NAME};
 
@@ -68,10 +68,14 @@ where
     D: Deserializer<'de>,
 {
     let human_readable = deserializer.is_human_readable();
-    deserializer.deserialize_any(DispatchVisitor::<T> {
+    // An `Unknown` fallback must see entries in their order, so no hoisting.
+    set_hoist(T::KEY.filter(|_| T::FALLBACK.is_none()));
+    let out = deserializer.deserialize_any(DispatchVisitor::<T> {
         human_readable,
         marker: PhantomData,
-    })
+    });
+    set_hoist(None);
+    out
 }
 
 struct DispatchVisitor<T> {
@@ -157,6 +161,7 @@ impl<'de, T: Dispatch<'de>> Visitor<'de> for DispatchVisitor<T> {
     where
         A: MapAccess<'de>,
     {
+        set_hoist(None);
         let mut prefix = Buffer::new();
         let mut seen = 0u128;
         loop {
@@ -213,6 +218,7 @@ impl<'de, T: Dispatch<'de>> Visitor<'de> for DispatchVisitor<T> {
     where
         A: SeqAccess<'de>,
     {
+        set_hoist(None);
         if T::KEY.is_none() {
             return Err(A::Error::invalid_type(Unexpected::Seq, &self));
         }
