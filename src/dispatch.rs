@@ -39,6 +39,16 @@ pub trait Dispatch<'de>: Sized {
     /// instead of an error.
     const FIRST_MATCH: bool = false;
 
+    /// Whether some variant is `nested` (its payload reads the tag again).
+    const NESTED: bool = false;
+
+    /// Whether variant `index` is `nested`.
+    #[inline]
+    fn is_nested(index: u32) -> bool {
+        let _ = index;
+        false
+    }
+
     /// Reads a tag value and returns the index of the variant it selects.
     /// With a sink, an unknown value is recorded there and `Ok(None)` comes
     /// back; without, it is the unknown-tag error.
@@ -173,25 +183,46 @@ impl<'de, T: Dispatch<'de>> Visitor<'de> for DispatchVisitor<T> {
             match map.next_key_seed(seed)? {
                 Some(true) => {
                     let key = T::KEY.unwrap_or_default();
-                    let Some(fallback) = T::FALLBACK else {
+                    if T::FALLBACK.is_none() && !T::NESTED {
+                        // The fast path: nothing recorded.
                         let index = map.next_value_seed(tag_seed::<T>(None))?;
                         let index = index.unwrap_or_default();
                         return self.build(index, prefix, map, None);
-                    };
+                    }
                     // The tag entry is recorded in place for the fallback,
-                    // and dropped again when the tag is known.
+                    // or for a nested child which reads it first; dropped
+                    // again for any other variant.
                     let mark = prefix.len();
                     prefix.push_borrowed_str(key);
                     let sink = TagSink {
                         buf: &mut prefix,
                         human_readable: self.human_readable,
+                        fallback: T::FALLBACK.is_some(),
                     };
                     return match map.next_value_seed(tag_seed::<T>(Some(sink)))? {
+                        Some(index) if T::is_nested(index) => {
+                            let rest = Rest {
+                                prefix: prefix.reader_from(mark),
+                                live: map,
+                                tag: T::KEY,
+                                hint: None,
+                                human_readable: self.human_readable,
+                                from_prefix: false,
+                            };
+                            T::build(VariantDeserializer {
+                                index,
+                                human_readable: self.human_readable,
+                                rest,
+                            })
+                        }
                         Some(index) => {
                             prefix.truncate(mark);
                             self.build(index, prefix, map, None)
                         }
-                        None => self.build(fallback, prefix, map, Some(key)),
+                        None => {
+                            let fallback = T::FALLBACK.unwrap_or_default();
+                            self.build(fallback, prefix, map, Some(key))
+                        }
                     };
                 }
                 Some(false) => {
@@ -412,11 +443,32 @@ pub struct Rest<'de, A> {
 pub(crate) struct OwnedReader<'de> {
     buf: Buffer<'de>,
     pos: usize,
+    end: usize,
+    /// A second stretch read after the first: `[0, then)`.
+    then: Option<usize>,
 }
 
 impl<'de> Buffer<'de> {
     pub(crate) fn reader_owned(self) -> OwnedReader<'de> {
-        OwnedReader { buf: self, pos: 0 }
+        let end = self.len();
+        OwnedReader {
+            buf: self,
+            pos: 0,
+            end,
+            then: None,
+        }
+    }
+
+    /// Reads from `start` to the end first, then from the beginning to
+    /// `start`: a nested child sees the tag entry recorded at `start` first.
+    pub(crate) fn reader_from(self, start: usize) -> OwnedReader<'de> {
+        let end = self.len();
+        OwnedReader {
+            buf: self,
+            pos: start,
+            end,
+            then: Some(start),
+        }
     }
 }
 
@@ -425,11 +477,17 @@ impl<'de> OwnedReader<'de> {
         let mut reader = self.buf.reader_at(self.pos);
         let out = f(&mut reader);
         self.pos = reader.position();
+        if self.pos >= self.end {
+            if let Some(then) = self.then.take() {
+                self.pos = 0;
+                self.end = then;
+            }
+        }
         out
     }
 
     fn is_done(&self) -> bool {
-        self.pos >= self.buf.len()
+        self.pos >= self.end
     }
 }
 

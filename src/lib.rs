@@ -163,7 +163,8 @@ pub use json_subtypes_macros::json_subtypes;
 pub mod __private {
     pub use crate::dispatch::{deserialize, read_literal_tag, Dispatch};
     pub use crate::tag::{
-        read_typed_tag, unknown_typed_tag, Found, Literal, LiteralTable, TagSink,
+        check_nested, read_typed_tag, unknown_typed_tag, Claims, Found, Literal, LiteralTable,
+        TagSink, MAX_NESTING,
     };
     pub use crate::tagged::{TaggedSerializer, Tagging};
     pub use serde;

@@ -141,8 +141,66 @@ pub trait LiteralTable {
     const TAGS: &'static [Literal];
     /// The tag key, e.g. `"type"`.
     const KEY: &'static str;
-    /// The variant a tag value selects.
+    /// The variant a tag value selects (for a nested child's tag, the
+    /// `nested` variant holding it).
     fn lookup(found: Found<'_>) -> Option<u32>;
+    /// Whether variant `index` is `nested`: its payload reads the tag again.
+    #[inline]
+    fn is_nested(index: u32) -> bool {
+        let _ = index;
+        false
+    }
+    /// Every tag accepted, nested children's included, for messages.
+    fn expected() -> Vec<Literal> {
+        Self::TAGS.to_vec()
+    }
+}
+
+/// What a `nested` variant needs of the enum it holds. Implemented by every
+/// `#[json_subtypes(tag = ...)]` enum with literal tags.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a nested subtype",
+    label = "not an enum with `#[json_subtypes(tag = ...)]` and literal tags",
+    note = "a `nested` variant holds an enum whose tags are accepted by the parent; without `nested` any payload works"
+)]
+pub trait Claims {
+    /// The tag key; it must be the parent's.
+    const KEY: &'static str;
+    /// The enum's name, for messages.
+    const NAME: &'static str;
+    /// Whether a tag value selects one of this enum's variants. `depth`
+    /// bounds runaway recursion through enums that nest each other.
+    fn claims(found: Found<'_>, depth: u32) -> bool;
+    /// Every tag with the variant it selects (`"Mammal::Whale"`), nested
+    /// children's included.
+    fn tags(out: &mut Vec<(Literal, String)>, depth: u32);
+}
+
+/// How deep `nested` levels may go before lookups give up.
+pub const MAX_NESTING: u32 = 32;
+
+/// Checked once per enum with `nested` variants, on first use: every tag
+/// selects one variant, and children share the parent's tag key.
+pub fn check_nested(
+    key: &str,
+    children: &[(&str, &str)],
+    tags: &[(Literal, String)],
+) -> Result<(), String> {
+    for (child_key, child) in children {
+        if child_key != &key {
+            return Err(format!(
+                "nested enum {child} has the tag key `{child_key}`, not `{key}`; a `nested` variant needs the same key (without `nested`, each level keeps its own key)"
+            ));
+        }
+    }
+    for (i, (tag, owner)) in tags.iter().enumerate() {
+        if let Some((_, other)) = tags[..i].iter().find(|(t, _)| t == tag) {
+            return Err(format!(
+                "subtype tag {tag} is claimed by both {other} and {owner}"
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Where an unknown tag value is recorded when the enum has a fallback, so
@@ -150,6 +208,8 @@ pub trait LiteralTable {
 pub struct TagSink<'a, 'de> {
     pub(crate) buf: &'a mut Buffer<'de>,
     pub(crate) human_readable: bool,
+    /// Whether an unknown value goes to a fallback (else it is an error).
+    pub(crate) fallback: bool,
 }
 
 /// Reads a tag value and looks it up, allocating nothing for a known tag.
@@ -168,8 +228,15 @@ impl<'de, T: LiteralTable> TagVisitor<'_, 'de, T> {
         record: impl FnOnce(Recorder<'_, 'de>) -> Result<(), E>,
     ) -> Result<Option<u32>, E> {
         match T::lookup(found) {
+            Some(index) if T::is_nested(index) => {
+                // The nested child reads the tag again: keep the value.
+                if let Some(sink) = self.sink {
+                    record(sink.buf.recorder(DEFAULT_MAX_DEPTH))?;
+                }
+                Ok(Some(index))
+            }
             Some(index) => Ok(Some(index)),
-            None => self.unknown(|| unknown_tag(found, T::TAGS), record),
+            None => self.unknown(|| unknown_tag(found, &T::expected()), record),
         }
     }
 
@@ -179,11 +246,11 @@ impl<'de, T: LiteralTable> TagVisitor<'_, 'de, T> {
         record: impl FnOnce(Recorder<'_, 'de>) -> Result<(), E>,
     ) -> Result<Option<u32>, E> {
         match self.sink {
-            Some(sink) => {
+            Some(sink) if sink.fallback => {
                 record(sink.buf.recorder(DEFAULT_MAX_DEPTH))?;
                 Ok(None)
             }
-            None => Err(error()),
+            _ => Err(error()),
         }
     }
 
@@ -314,7 +381,7 @@ where
     K: Deserialize<'de> + Serialize,
     D: Deserializer<'de>,
 {
-    match sink {
+    match sink.filter(|s| s.fallback) {
         None => {
             let found = K::deserialize(deserializer)?;
             match lookup(&found) {

@@ -36,6 +36,18 @@ impl Variant<'_> {
     pub fn is_fallback(&self) -> bool {
         self.attrs.fallback.is_some()
     }
+
+    pub fn is_nested(&self) -> bool {
+        self.attrs.nested.is_some()
+    }
+
+    /// The payload type of a newtype variant.
+    pub fn payload(&self) -> Option<&syn::Type> {
+        match (&self.original.fields, self.style) {
+            (Fields::Unnamed(f), Style::Newtype) => f.unnamed.first().map(|f| &f.ty),
+            _ => None,
+        }
+    }
 }
 
 impl<'a> Container<'a> {
@@ -64,7 +76,7 @@ impl<'a> Container<'a> {
                         tokens: expr.tokens.clone(),
                     })
                 };
-                let untagged = attrs.fallback.is_some() || !tagged;
+                let untagged = attrs.fallback.is_some() || attrs.nested.is_some() || !tagged;
                 let primary = match (&attrs.name, &tag_type) {
                     _ if untagged => None,
                     (Some(name), _) => convert(name),

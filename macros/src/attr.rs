@@ -10,7 +10,7 @@ use crate::case::{RenameRule, RULES};
 use crate::ctx::Ctxt;
 
 const CONTAINER_KEYS: &str = "`tag`, `tag_type`, `rename_all`, `first_match`";
-const VARIANT_KEYS: &str = "`name`, `alias`, `fallback`, `when_field`";
+const VARIANT_KEYS: &str = "`name`, `alias`, `fallback`, `when_field`, `nested`";
 
 /// A tag value written in an attribute.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -134,6 +134,9 @@ pub struct VariantAttrs {
     /// `when_field = "skill"` (repeatable, and several in one attribute):
     /// in presence mode, the variant is chosen when any of these is present.
     pub when_fields: Vec<LitStr>,
+    /// `nested`: the newtype payload is another `#[json_subtypes]` enum with
+    /// the same tag key; its tags are accepted here and it reads the tag.
+    pub nested: Option<Spanned<()>>,
 }
 
 impl VariantAttrs {
@@ -155,6 +158,9 @@ impl VariantAttrs {
                 } else if meta.path.is_ident("fallback") {
                     let tokens = meta.path.to_token_stream();
                     set_once(cx, &meta, &mut out.fallback, (), tokens);
+                } else if meta.path.is_ident("nested") {
+                    let tokens = meta.path.to_token_stream();
+                    set_once(cx, &meta, &mut out.nested, (), tokens);
                 } else if meta.path.is_ident("when_field") {
                     let lit: LitStr = meta.value()?.parse()?;
                     out.when_fields.push(lit);

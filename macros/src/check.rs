@@ -21,6 +21,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     check_when_field_needs_presence(cx, cont);
     check_presence_variants(cx, cont);
     check_first_match_needs_presence(cx, cont);
+    check_nested_variants(cx, cont);
     check_no_serde_derive(cx, cont);
     check_variant_styles(cx, cont);
     check_unique_tags(cx, cont);
@@ -405,5 +406,58 @@ fn string_lit(expr: &Expr) -> Option<LitStr> {
             lit: Lit::Str(s), ..
         }) => Some(s.clone()),
         _ => None,
+    }
+}
+
+/// A nested variant holds one enum with the same tag key and literal tags,
+/// which is not this enum and does not use its type parameters.
+fn check_nested_variants(cx: &Ctxt, cont: &Container) {
+    for variant in cont.variants.iter().filter(|v| v.is_nested()) {
+        let nested = variant.attrs.nested.as_ref().unwrap();
+        let Some(payload) = variant.payload() else {
+            cx.error_spanned_by(
+                nested,
+                "`nested` goes on a newtype variant holding the child enum, e.g. `Mammal(Mammal)`",
+            );
+            continue;
+        };
+        if cont.is_presence() || cont.attrs.tag_type.is_some() {
+            cx.error_spanned_by(
+                nested,
+                "`nested` needs an enum with a `tag` and literal tags; without `nested`, any payload reads its own tag",
+            );
+        }
+        if variant.is_fallback() {
+            cx.error_spanned_by(
+                nested,
+                "a variant is either `nested` or the `fallback`; remove one",
+            );
+        }
+        for tag in variant.attrs.name.iter().chain(&variant.attrs.aliases) {
+            cx.error_spanned_by(
+                tag,
+                "a `nested` variant's tags are its child's; remove `name`/`alias`",
+            );
+        }
+        let mentions = |ident: &syn::Ident| {
+            payload
+                .to_token_stream()
+                .into_iter()
+                .any(|tt| matches!(tt, proc_macro2::TokenTree::Ident(i) if &i == ident))
+        };
+        if mentions(cont.ident()) || payload.to_token_stream().to_string() == "Self" {
+            cx.error_spanned_by(payload, "an enum cannot be nested in itself; use a plain newtype variant (e.g. `Box<Self>`) for recursion");
+        }
+        if let Some(param) = cont
+            .item
+            .generics
+            .type_params()
+            .find(|p| mentions(&p.ident))
+        {
+            cx.error_spanned_by(
+                payload,
+                format!("a nested enum cannot use the parent's type parameter `{}`; name a concrete type", param.ident),
+            );
+        }
     }
 }

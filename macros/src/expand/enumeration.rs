@@ -151,6 +151,15 @@ fn generate(cont: &Container) -> TokenStream {
         None => quote!(::core::option::Option::None),
     };
     let first_match = cont.attrs.first_match.is_some();
+    let has_nested = cont.variants.iter().any(|v| v.is_nested());
+    let is_nested_call = if has_nested {
+        quote!(__is_nested(index))
+    } else {
+        quote!({
+            let _ = index;
+            false
+        })
+    };
     let variant_names = cont.variants.iter().map(|v| v.ident().to_string());
     let presence_fields = cont
         .variants
@@ -219,6 +228,12 @@ fn generate(cont: &Container) -> TokenStream {
                 const VARIANTS: &'static [&'static str] = &[#(#variant_names),*];
                 const FIELDS: &'static [&'static str] = &[#(#presence_fields),*];
                 const FIRST_MATCH: bool = #first_match;
+                const NESTED: bool = #has_nested;
+
+                #[inline]
+                fn is_nested(index: u32) -> bool {
+                    #is_nested_call
+                }
 
                 #[inline]
                 fn read_tag<__D>(
@@ -252,7 +267,8 @@ fn generate(cont: &Container) -> TokenStream {
 fn tag_arms(cont: &Container, value: impl Fn(&crate::ast::Variant) -> TokenStream) -> TokenStream {
     let arms = cont.variants.iter().enumerate().map(|(index, v)| {
         let index = index as u32;
-        if v.is_fallback() {
+        if v.is_fallback() || v.is_nested() {
+            // Written as they are: a nested child writes its own tag.
             quote!(#index => ::core::option::Option::None,)
         } else {
             let value = value(v);
@@ -268,10 +284,12 @@ fn tag_arms(cont: &Container, value: impl Fn(&crate::ast::Variant) -> TokenStrea
     }
 }
 
-/// Literal tags: a `match` for lookup and for writing.
+/// Literal tags: a `match` for lookup and for writing. Every such enum also
+/// implements `Claims`, so it can be a `nested` child.
 fn literal_tables(cont: &Container) -> TokenStream {
     let private = private();
     let key = cont.tag_key().unwrap_or_default();
+    let name = cont.ident().to_string();
     let all_tags = cont
         .variants
         .iter()
@@ -286,9 +304,127 @@ fn literal_tables(cont: &Container) -> TokenStream {
             let patterns = v.tags.iter().map(|t| found_pattern(&t.value));
             quote!(#(#patterns)|* => ::core::option::Option::Some(#index),)
         });
+    let nested: Vec<(u32, &syn::Type)> = cont
+        .variants
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.is_nested())
+        .filter_map(|(index, v)| Some((index as u32, v.payload()?)))
+        .collect();
+    // A level resolves its own tags first; only a tag it does not own is
+    // offered to its nested children, in declaration order.
+    let nested_arms = nested.iter().map(|(index, ty)| {
+        quote! {
+            __found if <#ty as #private::Claims>::claims(__found, __depth) => {
+                ::core::option::Option::Some(#index)
+            }
+        }
+    });
+    let owned: Vec<TokenStream> = cont
+        .variants
+        .iter()
+        .flat_map(|v| {
+            let owner = format!("{}::{}", name, v.ident());
+            v.tags.iter().map(move |t| {
+                let lit = literal(&t.value);
+                quote!((#lit, ::std::string::String::from(#owner)))
+            })
+        })
+        .collect();
+    let child_tags: Vec<TokenStream> = nested
+        .iter()
+        .map(|(_, ty)| quote!(<#ty as #private::Claims>::tags(__out, __depth + 1);))
+        .collect();
     let tag = tag_arms(cont, |v| literal(&v.tags[0].value));
+    let (impl_generics, ty_generics, where_clause) = cont.item.generics.split_for_impl();
+    let ident = cont.ident();
+
+    let nested_items = if nested.is_empty() {
+        quote! {
+            #[inline]
+            fn __read_tag<'__de, __D>(
+                __tag: __D,
+                __sink: ::core::option::Option<#private::TagSink<'_, '__de>>,
+            ) -> ::core::result::Result<::core::option::Option<u32>, __D::Error>
+            where
+                __D: #private::serde::Deserializer<'__de>,
+            {
+                #private::read_literal_tag::<__Table, __D>(__tag, __sink)
+            }
+        }
+    } else {
+        let indexes = nested.iter().map(|(index, _)| index);
+        let children = nested.iter().map(
+            |(_, ty)| quote!((<#ty as #private::Claims>::KEY, <#ty as #private::Claims>::NAME)),
+        );
+        quote! {
+            fn __is_nested(index: u32) -> bool {
+                ::core::matches!(index, #(#indexes)|*)
+            }
+
+            /// Tags claimed twice or a child with another key are found once,
+            /// on first use, and reported at every use after.
+            fn __verify() -> ::core::result::Result<(), ::std::string::String> {
+                let mut __tags = ::std::vec![#(#owned),*];
+                __child_tags(&mut __tags, 0);
+                #private::check_nested(#key, &[#(#children),*], &__tags)
+            }
+
+            fn __read_tag<'__de, __D>(
+                __tag: __D,
+                __sink: ::core::option::Option<#private::TagSink<'_, '__de>>,
+            ) -> ::core::result::Result<::core::option::Option<u32>, __D::Error>
+            where
+                __D: #private::serde::Deserializer<'__de>,
+            {
+                static __CHECKED: ::std::sync::OnceLock<::core::result::Result<(), ::std::string::String>> =
+                    ::std::sync::OnceLock::new();
+                if let ::core::result::Result::Err(__e) = __CHECKED.get_or_init(__verify) {
+                    return ::core::result::Result::Err(
+                        <__D::Error as #private::serde::de::Error>::custom(__e),
+                    );
+                }
+                #private::read_literal_tag::<__Table, __D>(__tag, __sink)
+            }
+        }
+    };
+    let is_nested_fn = if nested.is_empty() {
+        quote!()
+    } else {
+        quote! {
+            #[inline]
+            fn is_nested(index: u32) -> bool {
+                __is_nested(index)
+            }
+
+            fn expected() -> ::std::vec::Vec<#private::Literal> {
+                let mut __tags = ::std::vec::Vec::new();
+                __child_tags(&mut __tags, 0);
+                let mut __out = <Self as #private::LiteralTable>::TAGS.to_vec();
+                __out.extend(__tags.into_iter().map(|(__t, _)| __t));
+                __out
+            }
+        }
+    };
+
     quote! {
         struct __Table;
+
+        #[inline]
+        fn __lookup(__found: #private::Found<'_>, __depth: u32) -> ::core::option::Option<u32> {
+            match __found {
+                #(#arms)*
+                #(#nested_arms)*
+                _ => ::core::option::Option::None,
+            }
+        }
+
+        #[allow(unused_variables)]
+        fn __child_tags(__out: &mut ::std::vec::Vec<(#private::Literal, ::std::string::String)>, __depth: u32) {
+            if __depth < #private::MAX_NESTING {
+                #(#child_tags)*
+            }
+        }
 
         impl #private::LiteralTable for __Table {
             const TAGS: &'static [#private::Literal] = &[#(#all_tags),*];
@@ -296,11 +432,10 @@ fn literal_tables(cont: &Container) -> TokenStream {
 
             #[inline]
             fn lookup(found: #private::Found<'_>) -> ::core::option::Option<u32> {
-                match found {
-                    #(#arms)*
-                    _ => ::core::option::Option::None,
-                }
+                __lookup(found, 0)
             }
+
+            #is_nested_fn
         }
 
         impl #private::Tagging for __Table {
@@ -313,16 +448,21 @@ fn literal_tables(cont: &Container) -> TokenStream {
             }
         }
 
-        #[inline]
-        fn __read_tag<'__de, __D>(
-            __tag: __D,
-            __sink: ::core::option::Option<#private::TagSink<'_, '__de>>,
-        ) -> ::core::result::Result<::core::option::Option<u32>, __D::Error>
-        where
-            __D: #private::serde::Deserializer<'__de>,
-        {
-            #private::read_literal_tag::<__Table, __D>(__tag, __sink)
+        impl #impl_generics #private::Claims for #ident #ty_generics #where_clause {
+            const KEY: &'static str = #key;
+            const NAME: &'static str = #name;
+
+            fn claims(found: #private::Found<'_>, depth: u32) -> bool {
+                depth < #private::MAX_NESTING && __lookup(found, depth + 1).is_some()
+            }
+
+            fn tags(out: &mut ::std::vec::Vec<(#private::Literal, ::std::string::String)>, depth: u32) {
+                out.extend([#(#owned),*]);
+                __child_tags(out, depth);
+            }
         }
+
+        #nested_items
 
         #[inline]
         fn __presence(_: &str) -> u128 {
