@@ -135,6 +135,50 @@
 //! whole object is buffered before the choice, and the decision never
 //! depends on key order. Variants are written as their payload alone.
 //!
+//! # Hierarchies
+//!
+//! A `#[json_subtypes(nested)]` newtype variant holds another enum with the
+//! same tag key; the child's tags are accepted by the parent, and the tag is
+//! written once:
+//!
+//! ```
+//! use json_subtypes::json_subtypes;
+//!
+//! #[json_subtypes(tag = "type", rename_all = "lowercase")]
+//! #[derive(Debug, PartialEq)]
+//! enum Animal {
+//!     Fish { fins: u8 },                // {"type":"fish","fins":2}
+//!     #[json_subtypes(nested)]
+//!     Mammal(Mammal),                   // {"type":"whale","tons":40}
+//! }
+//!
+//! #[json_subtypes(tag = "type", rename_all = "lowercase")]
+//! #[derive(Debug, PartialEq)]
+//! enum Mammal {
+//!     Whale { tons: u32 },
+//!     Bat,
+//! }
+//!
+//! let a: Animal = serde_json::from_str(r#"{"tons":40,"type":"whale"}"#)?;
+//! assert_eq!(a, Animal::Mammal(Mammal::Whale { tons: 40 }));
+//! assert_eq!(serde_json::to_string(&a)?, r#"{"type":"whale","tons":40}"#);
+//! # Ok::<(), serde_json::Error>(())
+//! ```
+//!
+//! A level resolves its own tags first and offers only the others to its
+//! nested children, so single-level enums pay nothing. Nesting goes as deep
+//! as you like. A tag claimed twice (by the parent and a child, or by two
+//! children) or a child with another key is an error on first use, reported
+//! at every use: never an arbitrary pick.
+//!
+//! Without `nested`, a payload that is itself a `#[json_subtypes]` enum keeps
+//! its own key: `{"kind":"animal","species":"dog",...}` reads with either
+//! tag anywhere and writes both, outer first. Tag and presence levels mix,
+//! and each level keeps its own fallback. Recursive enums (`Box<Expr>`,
+//! `Vec<Expr>`) read in time linear in their depth even with every tag last:
+//! a buffered object handed to the engine gives up its tag first, so it is
+//! never buffered twice.
+//!
 //! # Writing
 //!
 //! The tag is written first, then the payload's fields: byte for byte what
