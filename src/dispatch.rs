@@ -6,6 +6,7 @@
 //! nothing is buffered at all. After the tag, a second tag key is an error
 //! wherever it comes, including inside the streamed rest.
 
+use core::cell::Cell;
 use core::fmt;
 use core::marker::PhantomData;
 
@@ -71,16 +72,192 @@ pub trait Dispatch<'de>: Sized {
         D: Deserializer<'de>;
 }
 
+/// The engine's view of one set of subtypes: an enum (constant tables from
+/// generated code), a trait's registry or a profile (tables built at run
+/// time). Indexes are the subtypes' positions in the set.
+pub trait Subtypes<'de> {
+    /// What reading produces.
+    type Value;
+
+    /// The tag key; `None` in presence mode.
+    fn key(&self) -> Option<&str>;
+
+    /// The tag key when it lives forever, so a replay of our own buffer may
+    /// hand the tag entry first (see `buffer::HOIST`).
+    fn hoist_key(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// The set's name (`Animal`, `dyn Shape`), for messages.
+    fn name(&self) -> &str;
+
+    /// The fallback's index.
+    fn fallback(&self) -> Option<u32>;
+
+    /// Presence mode: on several matches, the first declared wins.
+    fn first_match(&self) -> bool {
+        false
+    }
+
+    /// Whether any subtype is `nested` (reads the tag again).
+    fn any_nested(&self) -> bool {
+        false
+    }
+
+    /// Whether subtype `index` is `nested`.
+    fn is_nested(&self, index: u32) -> bool {
+        let _ = index;
+        false
+    }
+
+    /// Reads a tag value: `Ok(Some(index))`, `Ok(None)` for an unknown tag
+    /// recorded in the sink (fallback), or the unknown-tag error.
+    fn read_tag<D>(&self, tag: D, sink: Option<TagSink<'_, 'de>>) -> Result<Option<u32>, D::Error>
+    where
+        D: Deserializer<'de>;
+
+    /// Presence mode: the subtypes (bit `i` for index `i`) that `field` picks.
+    fn presence(&self, field: &str) -> u128 {
+        let _ = field;
+        0
+    }
+
+    /// Presence mode: the deciding fields, for messages.
+    fn fields(&self) -> Vec<&str> {
+        Vec::new()
+    }
+
+    /// The name of subtype `index`, for messages.
+    fn subtype_name(&self, index: u32) -> &str;
+
+    /// Whether payloads are read through a type-erased deserializer, whose
+    /// errors would lose their position; the engine then keeps the original.
+    fn erased(&self) -> bool {
+        false
+    }
+
+    /// Reads subtype `index` from the rest of the object.
+    fn build<P>(
+        &self,
+        index: u32,
+        payload: P,
+    ) -> Result<Self::Value, <P as Deserializer<'de>>::Error>
+    where
+        P: Payload<'de>;
+}
+
+/// The rest of an object (or sequence) after its tag: a deserializer for a
+/// payload and a variant access for a serde-derived enum reader.
+pub trait Payload<'de>:
+    Deserializer<'de> + VariantAccess<'de, Error = <Self as Deserializer<'de>>::Error>
+{
+}
+
+impl<'de, P> Payload<'de> for P where
+    P: Deserializer<'de> + VariantAccess<'de, Error = <P as Deserializer<'de>>::Error>
+{
+}
+
+/// An annotated enum as a set of subtypes.
+pub struct EnumSubtypes<T>(PhantomData<T>);
+
+impl<'de, T: Dispatch<'de>> Subtypes<'de> for EnumSubtypes<T> {
+    type Value = T;
+
+    #[inline]
+    fn key(&self) -> Option<&str> {
+        T::KEY
+    }
+
+    #[inline]
+    fn hoist_key(&self) -> Option<&'static str> {
+        T::KEY
+    }
+
+    fn name(&self) -> &str {
+        T::NAME
+    }
+
+    #[inline]
+    fn fallback(&self) -> Option<u32> {
+        T::FALLBACK
+    }
+
+    fn first_match(&self) -> bool {
+        T::FIRST_MATCH
+    }
+
+    #[inline]
+    fn any_nested(&self) -> bool {
+        T::NESTED
+    }
+
+    #[inline]
+    fn is_nested(&self, index: u32) -> bool {
+        T::is_nested(index)
+    }
+
+    #[inline]
+    fn read_tag<D>(&self, tag: D, sink: Option<TagSink<'_, 'de>>) -> Result<Option<u32>, D::Error>
+    where
+        D: Deserializer<'de>,
+    {
+        T::read_tag(tag, sink)
+    }
+
+    #[inline]
+    fn presence(&self, field: &str) -> u128 {
+        T::presence(field)
+    }
+
+    fn fields(&self) -> Vec<&str> {
+        T::FIELDS.to_vec()
+    }
+
+    fn subtype_name(&self, index: u32) -> &str {
+        T::VARIANTS.get(index as usize).copied().unwrap_or("?")
+    }
+
+    #[inline]
+    fn build<P: Payload<'de>>(
+        &self,
+        index: u32,
+        payload: P,
+    ) -> Result<T, <P as Deserializer<'de>>::Error> {
+        let human_readable = payload.is_human_readable();
+        T::build(VariantDeserializer {
+            index,
+            human_readable,
+            rest: payload,
+        })
+    }
+}
+
 /// Entry point of a generated `Deserialize` impl.
+#[inline]
 pub fn deserialize<'de, T, D>(deserializer: D) -> Result<T, D::Error>
 where
     T: Dispatch<'de>,
     D: Deserializer<'de>,
 {
+    deserialize_with(EnumSubtypes::<T>(PhantomData), deserializer)
+}
+
+/// Reads one value of `subtypes` from `deserializer`.
+pub fn deserialize_with<'de, S, D>(subtypes: S, deserializer: D) -> Result<S::Value, D::Error>
+where
+    S: Subtypes<'de>,
+    D: Deserializer<'de>,
+{
     let human_readable = deserializer.is_human_readable();
     // An `Unknown` fallback must see entries in their order, so no hoisting.
-    set_hoist(T::KEY.filter(|_| T::FALLBACK.is_none()));
-    let out = deserializer.deserialize_any(DispatchVisitor::<T> {
+    set_hoist(
+        subtypes
+            .hoist_key()
+            .filter(|_| subtypes.fallback().is_none()),
+    );
+    let out = deserializer.deserialize_any(DispatchVisitor {
+        subtypes,
         human_readable,
         marker: PhantomData,
     });
@@ -88,54 +265,61 @@ where
     out
 }
 
-struct DispatchVisitor<T> {
+struct DispatchVisitor<'de, S> {
+    subtypes: S,
     human_readable: bool,
-    marker: PhantomData<T>,
+    marker: PhantomData<&'de ()>,
 }
 
-impl<'de, T: Dispatch<'de>> DispatchVisitor<T> {
+impl<'de, S: Subtypes<'de>> DispatchVisitor<'de, S> {
+    /// Reads subtype `index` from the prefix (replayed from `start`, then
+    /// from its beginning up to `start`) and the live rest.
     fn build<A: MapAccess<'de>>(
         &self,
         index: u32,
-        prefix: Buffer<'de>,
+        prefix: OwnedReader<'de>,
         live: A,
-        hint: Option<&'static str>,
-    ) -> Result<T, A::Error> {
-        T::build(VariantDeserializer {
-            index,
+        hint: Option<&str>,
+    ) -> Result<S::Value, A::Error> {
+        let slot = Cell::new(None);
+        let rest = Rest {
+            prefix,
+            live,
+            tag: self.subtypes.key(),
+            hint,
+            catch: self.subtypes.erased().then_some(&slot),
             human_readable: self.human_readable,
-            rest: Rest {
-                prefix: prefix.reader_owned(),
-                live,
-                tag: T::KEY,
-                hint,
-                human_readable: self.human_readable,
-                from_prefix: false,
-            },
-        })
+            from_prefix: false,
+        };
+        match self.subtypes.build(index, rest) {
+            Ok(value) => Ok(value),
+            // The first error the live map produced, with its position.
+            Err(e) => Err(slot.take().unwrap_or(e)),
+        }
     }
 
-    /// Presence mode: the one variant whose fields are all there is to see.
+    /// Presence mode: the one subtype whose fields are all there is to see.
     fn decide<E: de::Error>(&self, seen: u128) -> Result<u32, E> {
+        let s = &self.subtypes;
         match seen.count_ones() {
             1 => Ok(seen.trailing_zeros()),
-            0 => T::FALLBACK.ok_or_else(|| {
+            0 => s.fallback().ok_or_else(|| {
                 E::custom(format_args!(
                     "no subtype of {} matches: expected one of the fields {}",
-                    T::NAME,
-                    Fields(T::FIELDS)
+                    s.name(),
+                    Fields(&s.fields())
                 ))
             }),
-            _ if T::FIRST_MATCH => Ok(seen.trailing_zeros()),
+            _ if s.first_match() => Ok(seen.trailing_zeros()),
             _ => {
-                let names: Vec<&str> = (0..128)
+                let names: Vec<&str> = (0..128u32)
                     .filter(|i| seen & (1u128 << i) != 0)
-                    .filter_map(|i| T::VARIANTS.get(i).copied())
+                    .map(|i| s.subtype_name(i))
                     .collect();
                 let (last, rest) = names.split_last().unwrap_or((&"", &[]));
                 Err(E::custom(format_args!(
                     "ambiguous subtype of {}: the fields match both {} and {last}",
-                    T::NAME,
+                    s.name(),
                     rest.join(", ")
                 )))
             }
@@ -143,9 +327,9 @@ impl<'de, T: Dispatch<'de>> DispatchVisitor<T> {
     }
 }
 
-struct Fields(&'static [&'static str]);
+struct Fields<'a>(&'a [&'a str]);
 
-impl fmt::Display for Fields {
+impl fmt::Display for Fields<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, field) in self.0.iter().enumerate() {
             if i > 0 {
@@ -157,71 +341,78 @@ impl fmt::Display for Fields {
     }
 }
 
-impl<'de, T: Dispatch<'de>> Visitor<'de> for DispatchVisitor<T> {
-    type Value = T;
+/// serde's message for a missing field, for keys that are not `'static`.
+pub(crate) fn missing_field<E: de::Error>(key: &str) -> E {
+    E::custom(format_args!("missing field `{key}`"))
+}
+
+/// serde's message for a duplicate field, for keys that are not `'static`.
+pub(crate) fn duplicate_field<E: de::Error>(key: &str) -> E {
+    E::custom(format_args!("duplicate field `{key}`"))
+}
+
+impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
+    type Value = S::Value;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match T::KEY {
-            Some(key) => write!(f, "a map with a `{key}` tag for {}", T::NAME),
-            None => write!(f, "a map for {}", T::NAME),
+        match self.subtypes.key() {
+            Some(key) => write!(f, "a map with a `{key}` tag for {}", self.subtypes.name()),
+            None => write!(f, "a map for {}", self.subtypes.name()),
         }
     }
 
-    fn visit_map<A>(self, mut map: A) -> Result<T, A::Error>
+    fn visit_map<A>(self, mut map: A) -> Result<S::Value, A::Error>
     where
         A: MapAccess<'de>,
     {
         set_hoist(None);
+        let s = &self.subtypes;
         let mut prefix = Buffer::new();
         let mut seen = 0u128;
         loop {
-            let seed = KeySeed::<T> {
+            let seed = KeySeed {
+                subtypes: s,
                 prefix: &mut prefix,
                 seen: &mut seen,
                 marker: PhantomData,
             };
             match map.next_key_seed(seed)? {
                 Some(true) => {
-                    let key = T::KEY.unwrap_or_default();
-                    if T::FALLBACK.is_none() && !T::NESTED {
+                    if s.fallback().is_none() && !s.any_nested() {
                         // The fast path: nothing recorded.
-                        let index = map.next_value_seed(tag_seed::<T>(None))?;
+                        let index = map.next_value_seed(TagSeed {
+                            subtypes: s,
+                            sink: None,
+                        })?;
                         let index = index.unwrap_or_default();
-                        return self.build(index, prefix, map, None);
+                        return self.build(index, prefix.reader_owned(), map, None);
                     }
                     // The tag entry is recorded in place for the fallback,
                     // or for a nested child which reads it first; dropped
-                    // again for any other variant.
+                    // again for any other subtype.
+                    let key = s.key().unwrap_or_default();
                     let mark = prefix.len();
-                    prefix.push_borrowed_str(key);
+                    prefix.push_str(key);
                     let sink = TagSink {
                         buf: &mut prefix,
                         human_readable: self.human_readable,
-                        fallback: T::FALLBACK.is_some(),
+                        fallback: s.fallback().is_some(),
                     };
-                    return match map.next_value_seed(tag_seed::<T>(Some(sink)))? {
-                        Some(index) if T::is_nested(index) => {
-                            let rest = Rest {
-                                prefix: prefix.reader_from(mark),
-                                live: map,
-                                tag: T::KEY,
-                                hint: None,
-                                human_readable: self.human_readable,
-                                from_prefix: false,
-                            };
-                            T::build(VariantDeserializer {
-                                index,
-                                human_readable: self.human_readable,
-                                rest,
-                            })
+                    let seed = TagSeed {
+                        subtypes: s,
+                        sink: Some(sink),
+                    };
+                    return match map.next_value_seed(seed)? {
+                        Some(index) if s.is_nested(index) => {
+                            self.build(index, prefix.reader_from(mark), map, None)
                         }
                         Some(index) => {
                             prefix.truncate(mark);
-                            self.build(index, prefix, map, None)
+                            self.build(index, prefix.reader_owned(), map, None)
                         }
                         None => {
-                            let fallback = T::FALLBACK.unwrap_or_default();
-                            self.build(fallback, prefix, map, Some(key))
+                            let fallback = s.fallback().unwrap_or_default();
+                            self.build(fallback, prefix.reader_owned(), map, Some(key))
                         }
                     };
                 }
@@ -231,61 +422,62 @@ impl<'de, T: Dispatch<'de>> Visitor<'de> for DispatchVisitor<T> {
                 None => break,
             }
         }
-        match T::KEY {
-            Some(key) => match T::FALLBACK {
-                Some(fallback) => self.build(fallback, prefix, map, Some(key)),
-                None => Err(A::Error::missing_field(key)),
+        match s.key() {
+            Some(key) => match s.fallback() {
+                Some(fallback) => self.build(fallback, prefix.reader_owned(), map, Some(key)),
+                None => Err(missing_field(key)),
             },
             None => {
                 let index = self.decide(seen)?;
-                self.build(index, prefix, map, None)
+                self.build(index, prefix.reader_owned(), map, None)
             }
         }
     }
 
     /// serde's internally tagged enums also read `["dog", field, ...]`:
     /// the tag, then the payload's fields in order.
-    fn visit_seq<A>(self, mut seq: A) -> Result<T, A::Error>
+    fn visit_seq<A>(self, mut seq: A) -> Result<S::Value, A::Error>
     where
         A: SeqAccess<'de>,
     {
         set_hoist(None);
-        if T::KEY.is_none() {
+        let s = &self.subtypes;
+        if s.key().is_none() {
             return Err(A::Error::invalid_type(Unexpected::Seq, &self));
         }
-        match seq.next_element_seed(tag_seed::<T>(None))? {
-            Some(index) => T::build(VariantDeserializer {
-                index: index.unwrap_or_default(),
-                human_readable: self.human_readable,
-                rest: RestSeq(seq),
-            }),
+        match seq.next_element_seed(TagSeed {
+            subtypes: s,
+            sink: None,
+        })? {
+            Some(index) => s.build(index.unwrap_or_default(), RestSeq(seq)),
             None => Err(A::Error::invalid_length(0, &self)),
         }
     }
 }
 
 /// Reads a map key: `true` when it is the tag key, else records it (and in
-/// presence mode notes which variants it points to).
-struct KeySeed<'b, 'de, T> {
+/// presence mode notes which subtypes it points to).
+struct KeySeed<'b, 'de, S> {
+    subtypes: &'b S,
     prefix: &'b mut Buffer<'de>,
     seen: &'b mut u128,
-    marker: PhantomData<T>,
+    marker: PhantomData<&'de ()>,
 }
 
-impl<'de, T: Dispatch<'de>> KeySeed<'_, 'de, T> {
+impl<'de, S: Subtypes<'de>> KeySeed<'_, 'de, S> {
     #[inline]
     fn is_tag(&mut self, key: &str) -> bool {
-        match T::KEY {
+        match self.subtypes.key() {
             Some(tag) => key == tag,
             None => {
-                *self.seen |= T::presence(key);
+                *self.seen |= self.subtypes.presence(key);
                 false
             }
         }
     }
 }
 
-impl<'de, T: Dispatch<'de>> DeserializeSeed<'de> for KeySeed<'_, 'de, T> {
+impl<'de, S: Subtypes<'de>> DeserializeSeed<'de> for KeySeed<'_, 'de, S> {
     type Value = bool;
 
     fn deserialize<D>(self, deserializer: D) -> Result<bool, D::Error>
@@ -296,7 +488,7 @@ impl<'de, T: Dispatch<'de>> DeserializeSeed<'de> for KeySeed<'_, 'de, T> {
     }
 }
 
-impl<'de, T: Dispatch<'de>> Visitor<'de> for KeySeed<'_, 'de, T> {
+impl<'de, S: Subtypes<'de>> Visitor<'de> for KeySeed<'_, 'de, S> {
     type Value = bool;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -387,24 +579,17 @@ impl<'de, A: MapAccess<'de>> Deserializer<'de> for ValueSeedDeserializer<'_, A> 
     }
 }
 
-struct TagSeed<'a, 'de, T> {
+struct TagSeed<'a, 'de, S> {
+    subtypes: &'a S,
     sink: Option<TagSink<'a, 'de>>,
-    marker: PhantomData<T>,
 }
 
-fn tag_seed<'a, 'de, T>(sink: Option<TagSink<'a, 'de>>) -> TagSeed<'a, 'de, T> {
-    TagSeed {
-        sink,
-        marker: PhantomData,
-    }
-}
-
-impl<'de, T: Dispatch<'de>> DeserializeSeed<'de> for TagSeed<'_, 'de, T> {
+impl<'de, S: Subtypes<'de>> DeserializeSeed<'de> for TagSeed<'_, 'de, S> {
     type Value = Option<u32>;
 
     #[inline]
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<u32>, D::Error> {
-        T::read_tag(deserializer, self.sink)
+        self.subtypes.read_tag(deserializer, self.sink)
     }
 }
 
@@ -427,13 +612,16 @@ where
 
 /// The rest of an object once its tag is known: the buffered prefix replayed,
 /// then the live map streamed.
-pub struct Rest<'de, A> {
+pub struct Rest<'de, 's, A: MapAccess<'de>> {
     prefix: OwnedReader<'de>,
     live: A,
     /// A second tag key in the live rest is an error.
-    tag: Option<&'static str>,
+    tag: Option<&'s str>,
     /// Told to an `Unknown` payload: which key is the tag.
-    hint: Option<&'static str>,
+    hint: Option<&'s str>,
+    /// Keeps the first error of the live map when the payload is read
+    /// through erased-serde, which would flatten it to a message.
+    catch: Option<&'s Cell<Option<A::Error>>>,
     human_readable: bool,
     /// Whether the key just handed out came from the prefix.
     from_prefix: bool,
@@ -491,7 +679,7 @@ impl<'de> OwnedReader<'de> {
     }
 }
 
-impl<'de, A: MapAccess<'de>> MapAccess<'de> for Rest<'de, A> {
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for Rest<'de, '_, A> {
     type Error = A::Error;
 
     #[inline]
@@ -502,16 +690,17 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Rest<'de, A> {
         if !self.prefix.is_done() {
             self.from_prefix = true;
             let human_readable = self.human_readable;
-            return self
+            let out = self
                 .prefix
-                .with(|r| seed.deserialize(r.next_value::<A::Error>(human_readable)))
-                .map(Some);
+                .with(|r| seed.deserialize(r.next_value::<A::Error>(human_readable)));
+            return caught(self.catch, out.map(Some));
         }
         self.from_prefix = false;
-        match self.tag {
+        let out = match self.tag {
             Some(tag) => self.live.next_key_seed(NotTag { seed, tag }),
             None => self.live.next_key_seed(seed),
-        }
+        };
+        caught(self.catch, out)
     }
 
     #[inline]
@@ -519,13 +708,14 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Rest<'de, A> {
     where
         V: DeserializeSeed<'de>,
     {
-        if self.from_prefix {
+        let out = if self.from_prefix {
             let human_readable = self.human_readable;
             self.prefix
                 .with(|r| seed.deserialize(r.next_value::<A::Error>(human_readable)))
         } else {
             self.live.next_value_seed(seed)
-        }
+        };
+        caught(self.catch, out)
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -533,7 +723,27 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Rest<'de, A> {
     }
 }
 
-impl<'de, A: MapAccess<'de>> Rest<'de, A> {
+/// Keeps the first error for the engine (see `Rest::catch`) and passes a
+/// stand-in up through the erased layers, which would flatten it anyway.
+#[inline]
+fn caught<T, E: de::Error>(catch: Option<&Cell<Option<E>>>, out: Result<T, E>) -> Result<T, E> {
+    match (out, catch) {
+        (Err(e), Some(slot)) => match slot.take() {
+            Some(first) => {
+                slot.set(Some(first));
+                Err(e)
+            }
+            None => {
+                let stand_in = E::custom(format_args!("{e}"));
+                slot.set(Some(e));
+                Err(stand_in)
+            }
+        },
+        (out, _) => out,
+    }
+}
+
+impl<'de, A: MapAccess<'de>> Rest<'de, '_, A> {
     /// Reads and drops the remaining entries (still refusing a second tag).
     fn drain(&mut self) -> Result<(), A::Error> {
         while self.next_key::<IgnoredAny>()?.is_some() {
@@ -545,16 +755,18 @@ impl<'de, A: MapAccess<'de>> Rest<'de, A> {
 
 /// Deserializes the rest of the object as the payload of a subtype: every
 /// request is answered with the map, as serde's internally tagged enums do.
-impl<'de, A: MapAccess<'de>> Deserializer<'de> for Rest<'de, A> {
+impl<'de, A: MapAccess<'de>> Deserializer<'de> for Rest<'de, '_, A> {
     type Error = A::Error;
 
     #[inline]
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, A::Error> {
-        visitor.visit_map(self)
+        let catch = self.catch;
+        caught(catch, visitor.visit_map(self))
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, A::Error> {
-        visitor.visit_some(self)
+        let catch = self.catch;
+        caught(catch, visitor.visit_some(self))
     }
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(
@@ -562,23 +774,26 @@ impl<'de, A: MapAccess<'de>> Deserializer<'de> for Rest<'de, A> {
         name: &'static str,
         visitor: V,
     ) -> Result<V::Value, A::Error> {
+        let catch = self.catch;
         if name == UNKNOWN_NAME {
             if let Some(key) = self.hint.take() {
-                return visitor.visit_map(Hinted {
+                let hinted = Hinted {
                     key: Some(key),
                     rest: self,
-                });
+                };
+                return caught(catch, visitor.visit_map(hinted));
             }
         }
-        visitor.visit_newtype_struct(self)
+        caught(catch, visitor.visit_newtype_struct(self))
     }
 
     fn deserialize_unit<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, A::Error> {
         // Only an object with nothing but the tag is a unit.
-        match self.next_key::<IgnoredAny>()? {
+        let out = match self.next_key::<IgnoredAny>()? {
             None => visitor.visit_unit(),
             Some(_) => Err(A::Error::invalid_type(Unexpected::Map, &visitor)),
-        }
+        };
+        caught(self.catch, out)
     }
 
     fn deserialize_unit_struct<V: Visitor<'de>>(
@@ -609,12 +824,12 @@ impl<'de, A: MapAccess<'de>> Deserializer<'de> for Rest<'de, A> {
 
 /// The rest of an object for an `Unknown` payload: first an entry naming
 /// the tag key, then the object.
-struct Hinted<'de, A> {
-    key: Option<&'static str>,
-    rest: Rest<'de, A>,
+struct Hinted<'de, 's, A: MapAccess<'de>> {
+    key: Option<&'s str>,
+    rest: Rest<'de, 's, A>,
 }
 
-impl<'de, A: MapAccess<'de>> MapAccess<'de> for Hinted<'de, A> {
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for Hinted<'de, '_, A> {
     type Error = A::Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(
@@ -630,7 +845,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Hinted<'de, A> {
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
         match self.key.take() {
-            Some(key) => seed.deserialize(de::value::BorrowedStrDeserializer::new(key)),
+            Some(key) => seed.deserialize(de::value::StrDeserializer::new(key)),
             None => self.rest.next_value_seed(seed),
         }
     }
@@ -720,7 +935,7 @@ impl<'de, A: SeqAccess<'de>> VariantAccess<'de> for RestSeq<A> {
     }
 }
 
-impl<'de, A: MapAccess<'de>> VariantAccess<'de> for Rest<'de, A> {
+impl<'de, A: MapAccess<'de>> VariantAccess<'de> for Rest<'de, '_, A> {
     type Error = A::Error;
 
     fn unit_variant(mut self) -> Result<(), A::Error> {
@@ -752,12 +967,12 @@ impl<'de, A: MapAccess<'de>> VariantAccess<'de> for Rest<'de, A> {
 }
 
 /// A key seed that refuses the tag key, then hands the key to `seed`.
-struct NotTag<K> {
+struct NotTag<'s, K> {
     seed: K,
-    tag: &'static str,
+    tag: &'s str,
 }
 
-impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for NotTag<K> {
+impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for NotTag<'_, K> {
     type Value = K::Value;
 
     #[inline]
@@ -769,14 +984,14 @@ impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for NotTag<K> {
     }
 }
 
-struct NotTagDeserializer<D> {
+struct NotTagDeserializer<'s, D> {
     inner: D,
-    tag: &'static str,
+    tag: &'s str,
 }
 
-struct NotTagVisitor<V> {
+struct NotTagVisitor<'s, V> {
     inner: V,
-    tag: &'static str,
+    tag: &'s str,
 }
 
 macro_rules! forward_key_requests {
@@ -790,7 +1005,7 @@ macro_rules! forward_key_requests {
     };
 }
 
-impl<'de, D: Deserializer<'de>> Deserializer<'de> for NotTagDeserializer<D> {
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for NotTagDeserializer<'_, D> {
     type Error = D::Error;
 
     forward_key_requests! {
@@ -897,11 +1112,11 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for NotTagDeserializer<D> {
     }
 }
 
-impl<V> NotTagVisitor<V> {
+impl<V> NotTagVisitor<'_, V> {
     #[inline]
     fn check<E: de::Error>(&self, key: &[u8]) -> Result<(), E> {
         if key == self.tag.as_bytes() {
-            Err(E::duplicate_field(self.tag))
+            Err(duplicate_field(self.tag))
         } else {
             Ok(())
         }
@@ -919,7 +1134,7 @@ macro_rules! forward_visits {
     };
 }
 
-impl<'de, V: Visitor<'de>> Visitor<'de> for NotTagVisitor<V> {
+impl<'de, V: Visitor<'de>> Visitor<'de> for NotTagVisitor<'_, V> {
     type Value = V::Value;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
