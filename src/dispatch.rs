@@ -16,7 +16,7 @@ use serde::de::{
 };
 
 use crate::buffer::{set_hoist, Buffer, Reader, DEFAULT_MAX_DEPTH};
-use crate::tag::{LiteralTable, TagSink, TagVisitor};
+use crate::tag::{LiteralTable, Static, TagSink, TagVisitor};
 use crate::unknown::{TAG_HINT_KEY, UNKNOWN_NAME};
 
 /// What generated code provides for an annotated enum.
@@ -604,9 +604,9 @@ where
     T: LiteralTable,
     D: Deserializer<'de>,
 {
-    deserializer.deserialize_any(TagVisitor::<T> {
+    deserializer.deserialize_any(TagVisitor {
+        table: &Static::<T>(PhantomData),
         sink,
-        marker: PhantomData,
     })
 }
 

@@ -191,11 +191,14 @@ mod buffer;
 // Their `pub` items are reached only through `__private`.
 #[allow(missing_docs)]
 mod dispatch;
+mod registry;
 #[allow(missing_docs)]
 mod tag;
 #[allow(missing_docs)]
 mod tagged;
 mod unknown;
+
+pub use crate::registry::{verify, RegistryError, TagPosition};
 
 pub use crate::unknown::{Unknown, UnknownError};
 
@@ -206,11 +209,16 @@ pub use json_subtypes_macros::json_subtypes;
 #[allow(missing_docs)]
 pub mod __private {
     pub use crate::dispatch::{deserialize, read_literal_tag, Dispatch};
+    pub use crate::registry::{
+        deserialize_registered, serialize_registered, Entry, Registered, Registry, Subtype,
+    };
     pub use crate::tag::{
         check_nested, read_typed_tag, unknown_typed_tag, Claims, Found, Literal, LiteralTable,
         TagSink, MAX_NESTING,
     };
     pub use crate::tagged::{TaggedSerializer, Tagging};
+    pub use erased_serde;
+    pub use inventory;
     pub use serde;
 }
 

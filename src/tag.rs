@@ -212,23 +212,62 @@ pub struct TagSink<'a, 'de> {
     pub(crate) fallback: bool,
 }
 
+/// A table of literal tags as a value: the generated constant tables, or a
+/// registry built at run time.
+pub(crate) trait Lookup {
+    fn key(&self) -> &str;
+    /// The subtype a tag selects; `Err` with a message for a tag two
+    /// subtypes claim.
+    fn lookup(&self, found: Found<'_>) -> Result<Option<u32>, String>;
+    fn is_nested(&self, index: u32) -> bool {
+        let _ = index;
+        false
+    }
+    fn expected(&self) -> Vec<Literal>;
+}
+
+/// A generated table as a `Lookup`.
+pub(crate) struct Static<T>(pub(crate) PhantomData<T>);
+
+impl<T: LiteralTable> Lookup for Static<T> {
+    #[inline]
+    fn key(&self) -> &str {
+        T::KEY
+    }
+
+    #[inline]
+    fn lookup(&self, found: Found<'_>) -> Result<Option<u32>, String> {
+        Ok(T::lookup(found))
+    }
+
+    #[inline]
+    fn is_nested(&self, index: u32) -> bool {
+        T::is_nested(index)
+    }
+
+    fn expected(&self) -> Vec<Literal> {
+        T::expected()
+    }
+}
+
 /// Reads a tag value and looks it up, allocating nothing for a known tag.
 /// `Ok(None)` means unknown and recorded in the sink; without a sink an
 /// unknown tag is an error.
-pub(crate) struct TagVisitor<'a, 'de, T> {
+pub(crate) struct TagVisitor<'a, 'de, L> {
+    pub(crate) table: &'a L,
     pub(crate) sink: Option<TagSink<'a, 'de>>,
-    pub(crate) marker: PhantomData<T>,
 }
 
-impl<'de, T: LiteralTable> TagVisitor<'_, 'de, T> {
+impl<'de, L: Lookup> TagVisitor<'_, 'de, L> {
     #[inline]
     fn found<E: de::Error>(
         self,
         found: Found<'_>,
         record: impl FnOnce(Recorder<'_, 'de>) -> Result<(), E>,
     ) -> Result<Option<u32>, E> {
-        match T::lookup(found) {
-            Some(index) if T::is_nested(index) => {
+        let table = self.table;
+        match table.lookup(found).map_err(E::custom)? {
+            Some(index) if table.is_nested(index) => {
                 // The nested child reads the tag again: keep the value.
                 if let Some(sink) = self.sink {
                     record(sink.buf.recorder(DEFAULT_MAX_DEPTH))?;
@@ -236,7 +275,7 @@ impl<'de, T: LiteralTable> TagVisitor<'_, 'de, T> {
                 Ok(Some(index))
             }
             Some(index) => Ok(Some(index)),
-            None => self.unknown(|| unknown_tag(found, &T::expected()), record),
+            None => self.unknown(|| unknown_tag(found, &table.expected()), record),
         }
     }
 
@@ -261,22 +300,22 @@ impl<'de, T: LiteralTable> TagVisitor<'_, 'de, T> {
     ) -> Result<Option<u32>, E> {
         let message = format!(
             "a subtype tag in `{}`, one of {}",
-            T::KEY,
-            Expected(T::TAGS)
+            self.table.key(),
+            Expected(&self.table.expected())
         );
         self.unknown(|| E::invalid_type(what, &message.as_str()), record)
     }
 }
 
-impl<'de, T: LiteralTable> Visitor<'de> for TagVisitor<'_, 'de, T> {
+impl<'de, L: Lookup> Visitor<'de> for TagVisitor<'_, 'de, L> {
     type Value = Option<u32>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
             "a subtype tag in `{}`, one of {}",
-            T::KEY,
-            Expected(T::TAGS)
+            self.table.key(),
+            Expected(&self.table.expected())
         )
     }
 

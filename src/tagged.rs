@@ -66,7 +66,7 @@ impl<S: Serializer, T: Tagging> Serializer for TaggedSerializer<S, T> {
     type SerializeTupleVariant = Impossible<S::Ok, S::Error>;
     type SerializeMap = Impossible<S::Ok, S::Error>;
     type SerializeStruct = Impossible<S::Ok, S::Error>;
-    type SerializeStructVariant = Fields<S::SerializeStruct>;
+    type SerializeStructVariant = Fields<S::SerializeStruct, T::Tag>;
 
     #[inline]
     fn serialize_unit_variant(
@@ -101,6 +101,8 @@ impl<S: Serializer, T: Tagging> Serializer for TaggedSerializer<S, T> {
                 tag,
                 enum_name: name,
                 variant,
+                last: false,
+                of_trait: false,
             }),
             None => value.serialize(self.inner),
         }
@@ -113,7 +115,7 @@ impl<S: Serializer, T: Tagging> Serializer for TaggedSerializer<S, T> {
         index: u32,
         variant: &'static str,
         len: usize,
-    ) -> Result<Fields<S::SerializeStruct>, S::Error> {
+    ) -> Result<Fields<S::SerializeStruct, T::Tag>, S::Error> {
         let (state, key) = match T::tag(index) {
             Some(tag) => {
                 let mut state = self.inner.serialize_struct(name, len + 1)?;
@@ -125,6 +127,7 @@ impl<S: Serializer, T: Tagging> Serializer for TaggedSerializer<S, T> {
         Ok(Fields {
             state,
             key,
+            trailing: None,
             enum_name: name,
             variant,
         })
@@ -194,20 +197,28 @@ impl<S: Serializer, T: Tagging> Serializer for TaggedSerializer<S, T> {
 }
 
 /// The payload's fields after the tag; a field named like the tag is refused.
-pub struct Fields<M> {
+pub struct Fields<M, G> {
     state: M,
     key: Option<&'static str>,
+    /// A tag written after the fields (`TagPosition::Last`).
+    trailing: Option<G>,
     enum_name: &'static str,
     variant: &'static str,
 }
 
 fn field_is_tag<E: ser::Error>(enum_name: &str, variant: &str, key: &str) -> E {
-    E::custom(format_args!(
-        "cannot serialize {enum_name}::{variant}: its field `{key}` has the name of the tag"
-    ))
+    if enum_name.starts_with("dyn ") || variant.contains("::") {
+        E::custom(format_args!(
+            "cannot serialize {variant} as a subtype of {enum_name}: its field `{key}` has the name of the tag"
+        ))
+    } else {
+        E::custom(format_args!(
+            "cannot serialize {enum_name}::{variant}: its field `{key}` has the name of the tag"
+        ))
+    }
 }
 
-impl<M: SerializeStruct> SerializeStructVariant for Fields<M> {
+impl<M: SerializeStruct, G: Serialize> SerializeStructVariant for Fields<M, G> {
     type Ok = M::Ok;
     type Error = M::Error;
 
@@ -228,12 +239,15 @@ impl<M: SerializeStruct> SerializeStructVariant for Fields<M> {
     }
 
     #[inline]
-    fn end(self) -> Result<M::Ok, M::Error> {
+    fn end(mut self) -> Result<M::Ok, M::Error> {
+        if let (Some(tag), Some(key)) = (self.trailing.take(), self.key) {
+            self.state.serialize_field(key, &tag)?;
+        }
         self.state.end()
     }
 }
 
-impl<M: SerializeStruct> SerializeStruct for Fields<M> {
+impl<M: SerializeStruct, G: Serialize> SerializeStruct for Fields<M, G> {
     type Ok = M::Ok;
     type Error = M::Error;
 
@@ -252,11 +266,11 @@ impl<M: SerializeStruct> SerializeStruct for Fields<M> {
 
     #[inline]
     fn end(self) -> Result<M::Ok, M::Error> {
-        self.state.end()
+        SerializeStructVariant::end(self)
     }
 }
 
-impl<M: SerializeMap> SerializeMap for Fields<M> {
+impl<M: SerializeMap, G: Serialize> SerializeMap for Fields<M, G> {
     type Ok = M::Ok;
     type Error = M::Error;
 
@@ -273,26 +287,60 @@ impl<M: SerializeMap> SerializeMap for Fields<M> {
         self.state.serialize_value(value)
     }
 
-    fn end(self) -> Result<M::Ok, M::Error> {
+    fn end(mut self) -> Result<M::Ok, M::Error> {
+        if let (Some(tag), Some(key)) = (self.trailing.take(), self.key) {
+            self.state.serialize_entry(key, &tag)?;
+        }
         self.state.end()
     }
 }
 
 /// Serializes a newtype variant's payload with the tag entry first.
-struct PayloadSerializer<S, G> {
+pub(crate) struct PayloadSerializer<S, G> {
     inner: S,
     key: &'static str,
     tag: G,
     enum_name: &'static str,
     variant: &'static str,
+    /// Write the tag after the payload's fields.
+    last: bool,
+    /// A trait object's subtype (else an enum variant), for messages.
+    of_trait: bool,
 }
 
 impl<S: Serializer, G: Serialize> PayloadSerializer<S, G> {
+    /// For a trait object or profile: `type_name` as a subtype of `name`.
+    pub(crate) fn for_type(
+        inner: S,
+        key: &'static str,
+        tag: G,
+        name: &'static str,
+        type_name: &'static str,
+        last: bool,
+    ) -> Self {
+        PayloadSerializer {
+            inner,
+            key,
+            tag,
+            enum_name: name,
+            variant: type_name,
+            last,
+            of_trait: true,
+        }
+    }
+
     fn bad_type(&self, what: &str) -> S::Error {
-        S::Error::custom(format_args!(
-            "cannot serialize tagged newtype variant {}::{} containing {}",
-            self.enum_name, self.variant, what
-        ))
+        if self.of_trait {
+            S::Error::custom(format_args!(
+                "cannot serialize {} as a subtype of {}: it is {}, not a map or struct",
+                self.variant, self.enum_name, what
+            ))
+        } else {
+            S::Error::custom(format_args!(
+                "cannot serialize tagged newtype variant {}::{} containing {}",
+                self.enum_name, self.variant, what
+            ))
+        }
     }
 
     fn tag_only(self) -> Result<S::Ok, S::Error> {
@@ -319,8 +367,8 @@ impl<S: Serializer, G: Serialize> Serializer for PayloadSerializer<S, G> {
     type SerializeTuple = Impossible<S::Ok, S::Error>;
     type SerializeTupleStruct = Impossible<S::Ok, S::Error>;
     type SerializeTupleVariant = Impossible<S::Ok, S::Error>;
-    type SerializeMap = Fields<S::SerializeMap>;
-    type SerializeStruct = Fields<S::SerializeStruct>;
+    type SerializeMap = Fields<S::SerializeMap, G>;
+    type SerializeStruct = Fields<S::SerializeStruct, G>;
     type SerializeStructVariant = Impossible<S::Ok, S::Error>;
 
     payload_refuses! {
@@ -427,10 +475,16 @@ impl<S: Serializer, G: Serialize> Serializer for PayloadSerializer<S, G> {
     #[inline]
     fn serialize_map(self, len: Option<usize>) -> Result<Self::SerializeMap, S::Error> {
         let mut map = self.inner.serialize_map(len.map(|len| len + 1))?;
-        map.serialize_entry(self.key, &self.tag)?;
+        let trailing = if self.last {
+            Some(self.tag)
+        } else {
+            map.serialize_entry(self.key, &self.tag)?;
+            None
+        };
         Ok(Fields {
             state: map,
             key: Some(self.key),
+            trailing,
             enum_name: self.enum_name,
             variant: self.variant,
         })
@@ -443,10 +497,16 @@ impl<S: Serializer, G: Serialize> Serializer for PayloadSerializer<S, G> {
         len: usize,
     ) -> Result<Self::SerializeStruct, S::Error> {
         let mut state = self.inner.serialize_struct(name, len + 1)?;
-        state.serialize_field(self.key, &self.tag)?;
+        let trailing = if self.last {
+            Some(self.tag)
+        } else {
+            state.serialize_field(self.key, &self.tag)?;
+            None
+        };
         Ok(Fields {
             state,
             key: Some(self.key),
+            trailing,
             enum_name: self.enum_name,
             variant: self.variant,
         })

@@ -11,6 +11,7 @@ use crate::ctx::Ctxt;
 
 const CONTAINER_KEYS: &str = "`tag`, `tag_type`, `rename_all`, `first_match`";
 const VARIANT_KEYS: &str = "`name`, `alias`, `fallback`, `when_field`, `nested`";
+const IMPL_KEYS: &str = "`name`, `fallback`, `when_field`";
 
 /// A tag value written in an attribute.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -143,37 +144,50 @@ impl VariantAttrs {
     pub fn parse(cx: &Ctxt, attrs: &[syn::Attribute]) -> Self {
         let mut out = VariantAttrs::default();
         for attr in attrs.iter().filter(|a| a.path().is_ident("json_subtypes")) {
-            let result = attr.parse_nested_meta(|meta| {
-                if meta.path.is_ident("name") {
-                    let expr: Expr = meta.value()?.parse()?;
-                    let tokens = expr.to_token_stream();
-                    set_once(cx, &meta, &mut out.name, expr, tokens);
-                } else if meta.path.is_ident("alias") {
-                    let expr: Expr = meta.value()?.parse()?;
-                    let tokens = expr.to_token_stream();
-                    out.aliases.push(Spanned {
-                        value: expr,
-                        tokens,
-                    });
-                } else if meta.path.is_ident("fallback") {
-                    let tokens = meta.path.to_token_stream();
-                    set_once(cx, &meta, &mut out.fallback, (), tokens);
-                } else if meta.path.is_ident("nested") {
-                    let tokens = meta.path.to_token_stream();
-                    set_once(cx, &meta, &mut out.nested, (), tokens);
-                } else if meta.path.is_ident("when_field") {
-                    let lit: LitStr = meta.value()?.parse()?;
-                    out.when_fields.push(lit);
-                } else {
-                    unknown_key(cx, &meta, VARIANT_KEYS)?;
-                }
-                Ok(())
-            });
+            let result = attr.parse_nested_meta(|meta| out.parse_one(cx, meta, VARIANT_KEYS));
             if let Err(e) = result {
                 cx.syn_error(e);
             }
         }
         out
+    }
+
+    /// The same forms given as the arguments of `#[json_subtypes(...)]` on
+    /// a trait impl (`nested` and `alias` excluded there by `check`).
+    pub fn parse_args(cx: &Ctxt, args: TokenStream) -> Self {
+        let mut out = VariantAttrs::default();
+        let parser = syn::meta::parser(|meta| out.parse_one(cx, meta, IMPL_KEYS));
+        if let Err(e) = syn::parse::Parser::parse2(parser, args) {
+            cx.syn_error(e);
+        }
+        out
+    }
+
+    fn parse_one(&mut self, cx: &Ctxt, meta: ParseNestedMeta, keys: &str) -> syn::Result<()> {
+        if meta.path.is_ident("name") {
+            let expr: Expr = meta.value()?.parse()?;
+            let tokens = expr.to_token_stream();
+            set_once(cx, &meta, &mut self.name, expr, tokens);
+        } else if meta.path.is_ident("alias") && keys == VARIANT_KEYS {
+            let expr: Expr = meta.value()?.parse()?;
+            let tokens = expr.to_token_stream();
+            self.aliases.push(Spanned {
+                value: expr,
+                tokens,
+            });
+        } else if meta.path.is_ident("fallback") {
+            let tokens = meta.path.to_token_stream();
+            set_once(cx, &meta, &mut self.fallback, (), tokens);
+        } else if meta.path.is_ident("nested") && keys == VARIANT_KEYS {
+            let tokens = meta.path.to_token_stream();
+            set_once(cx, &meta, &mut self.nested, (), tokens);
+        } else if meta.path.is_ident("when_field") {
+            let lit: LitStr = meta.value()?.parse()?;
+            self.when_fields.push(lit);
+        } else {
+            unknown_key(cx, &meta, keys)?;
+        }
+        Ok(())
     }
 }
 

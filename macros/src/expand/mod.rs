@@ -3,6 +3,7 @@
 
 mod bound;
 mod enumeration;
+mod traits;
 
 use proc_macro2::TokenStream;
 use quote::quote;
@@ -13,11 +14,13 @@ use crate::ctx::Ctxt;
 pub fn expand(args: TokenStream, item: Item) -> TokenStream {
     match item {
         Item::Enum(item) => enumeration::expand(args, item),
+        Item::Trait(item) => traits::expand_trait(args, item),
+        Item::Impl(item) => traits::expand_impl(args, item),
         other => {
             let cx = Ctxt::default();
             cx.error_spanned_by(
                 item_keyword(&other),
-                "`#[json_subtypes]` goes on an enum; put it on the enum whose variants are the subtypes",
+                "`#[json_subtypes]` goes on an enum, a trait or a trait impl; put it on the enum whose variants are the subtypes",
             );
             let errors = cx.into_compile_errors();
             quote!(#other #errors)

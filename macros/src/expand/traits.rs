@@ -1,0 +1,204 @@
+//! Expansion for `#[json_subtypes(...)]` on a trait (a registry of its
+//! implementations) and on `impl Trait for Type` (one registration).
+//!
+//! As in typetag, the trait gets a hidden supertrait so `dyn Trait` can be
+//! written through erased-serde, and each annotated impl submits an entry
+//! with `inventory`; the table is built on first use.
+
+use proc_macro2::TokenStream;
+use quote::{quote, ToTokens};
+use syn::{ItemImpl, ItemTrait};
+
+use crate::attr::{tag_value, ContainerAttrs, TagValue, VariantAttrs};
+use crate::ctx::Ctxt;
+
+pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
+    let cx = Ctxt::default();
+    let attrs = ContainerAttrs::parse(&cx, args);
+    check_trait(&cx, &attrs, &item);
+    if cx.has_errors() {
+        let errors = cx.into_compile_errors();
+        return quote!(#item #errors);
+    }
+    item.supertraits
+        .push(syn::parse_quote!(::json_subtypes::__private::Subtype));
+    let ident = &item.ident;
+    let name = format!("dyn {ident}");
+    let key = match &attrs.tag {
+        Some(tag) => {
+            let tag = &tag.value;
+            quote!(::core::option::Option::Some(#tag))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let private = quote!(::json_subtypes::__private);
+    quote! {
+        #item
+
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, non_camel_case_types)]
+        const _: () = {
+            pub struct __Registration(#private::Entry<dyn #ident>);
+
+            #private::inventory::collect!(__Registration);
+
+            impl dyn #ident {
+                #[doc(hidden)]
+                pub const fn __json_subtypes_register(
+                    entry: #private::Entry<dyn #ident>,
+                ) -> __Registration {
+                    __Registration(entry)
+                }
+            }
+
+            impl #private::Registered for dyn #ident {
+                fn registry() -> &'static #private::Registry<Self> {
+                    static REGISTRY: ::std::sync::OnceLock<#private::Registry<dyn #ident>> =
+                        ::std::sync::OnceLock::new();
+                    REGISTRY.get_or_init(|| {
+                        #private::Registry::from_entries(
+                            #name,
+                            #key,
+                            #private::inventory::iter::<__Registration>
+                                .into_iter()
+                                .map(|__r| &__r.0),
+                        )
+                    })
+                }
+            }
+
+            impl #private::serde::Serialize for dyn #ident {
+                fn serialize<__S>(&self, __serializer: __S) -> ::core::result::Result<__S::Ok, __S::Error>
+                where
+                    __S: #private::serde::Serializer,
+                {
+                    #private::serialize_registered::<dyn #ident, __S>(
+                        #private::Subtype::__json_subtypes_type_id(self),
+                        #private::Subtype::__json_subtypes_type_name(self),
+                        #private::Subtype::__json_subtypes_erased(self),
+                        __serializer,
+                    )
+                }
+            }
+
+            impl<'__de> #private::serde::Deserialize<'__de> for ::std::boxed::Box<dyn #ident> {
+                fn deserialize<__D>(__deserializer: __D) -> ::core::result::Result<Self, __D::Error>
+                where
+                    __D: #private::serde::Deserializer<'__de>,
+                {
+                    #private::deserialize_registered::<dyn #ident, __D>(__deserializer)
+                }
+            }
+        };
+    }
+}
+
+/// Traits take `tag` (or nothing, for presence mode) and nothing else.
+fn check_trait(cx: &Ctxt, attrs: &ContainerAttrs, item: &ItemTrait) {
+    if !item.generics.params.is_empty() {
+        cx.error_spanned_by(
+            &item.generics,
+            "a generic trait cannot hold a registry: each instantiation would need its own; remove the type parameters or register the concrete types with a profile",
+        );
+    }
+    if let Some(tag_type) = &attrs.tag_type {
+        cx.error_spanned_by(
+            tag_type,
+            "`tag_type` is for enums; a trait's tags are strings, integers or bools",
+        );
+    }
+    if let Some(rule) = &attrs.rename_all {
+        cx.error_spanned_by(rule, "`rename_all` is for enums; give each impl its `name`");
+    }
+    if let Some(first_match) = &attrs.first_match {
+        cx.error_spanned_by(
+            first_match,
+            "`first_match` is for enums; a trait's presence matches must be unambiguous",
+        );
+    }
+}
+
+pub fn expand_impl(args: TokenStream, item: ItemImpl) -> TokenStream {
+    let cx = Ctxt::default();
+    let attrs = VariantAttrs::parse_args(&cx, args);
+    let Some((_, trait_path, _)) = &item.trait_ else {
+        cx.error_spanned_by(
+            &item.self_ty,
+            "`#[json_subtypes]` on an impl registers a trait implementation; this impl has no trait (write `impl Trait for Type`)",
+        );
+        let errors = cx.into_compile_errors();
+        return quote!(#item #errors);
+    };
+    if !item.generics.params.is_empty() {
+        cx.error_spanned_by(
+            &item.generics,
+            "a generic impl cannot be registered, there is no single type to read; register each concrete type with its own impl or a profile",
+        );
+    }
+    if trait_path.segments.iter().any(|s| !s.arguments.is_empty()) {
+        cx.error_spanned_by(trait_path, "a registry trait has no type parameters");
+    }
+    if let (Some(name), Some(_)) = (&attrs.name, &attrs.fallback) {
+        cx.error_spanned_by(name, "a fallback has no tag of its own; remove `name`");
+    }
+    let self_ty = &item.self_ty;
+    let type_name = self_ty.to_token_stream().to_string().replace(' ', "");
+    let tag = if attrs.fallback.is_some() || (attrs.name.is_none() && !attrs.when_fields.is_empty())
+    {
+        None
+    } else {
+        match &attrs.name {
+            Some(name) => tag_value(&cx, &name.value),
+            None => default_name(self_ty).map(TagValue::Str),
+        }
+    };
+    if cx.has_errors() {
+        let errors = cx.into_compile_errors();
+        return quote!(#item #errors);
+    }
+    let private = quote!(::json_subtypes::__private);
+    let tag = match tag {
+        Some(TagValue::Str(s)) => quote!(::core::option::Option::Some(#private::Literal::Str(#s))),
+        Some(TagValue::U64(v)) => quote!(::core::option::Option::Some(#private::Literal::U64(#v))),
+        Some(TagValue::I64(v)) => quote!(::core::option::Option::Some(#private::Literal::I64(#v))),
+        Some(TagValue::Bool(v)) => {
+            quote!(::core::option::Option::Some(#private::Literal::Bool(#v)))
+        }
+        Some(TagValue::Typed(_)) | None => quote!(::core::option::Option::None),
+    };
+    let fallback = attrs.fallback.is_some();
+    let fields = attrs.when_fields.iter();
+    quote! {
+        #item
+
+        #[allow(non_upper_case_globals)]
+        const _: () = {
+            // A clear error when the trait has no `#[json_subtypes]`.
+            fn __json_subtypes_assert_registered<__T: ?Sized + #private::Registered>() {}
+            let _: fn() = __json_subtypes_assert_registered::<dyn #trait_path>;
+        };
+
+        #private::inventory::submit! {
+            <dyn #trait_path>::__json_subtypes_register(#private::Entry {
+                tag: #tag,
+                fallback: #fallback,
+                when_fields: &[#(#fields),*],
+                type_name: #type_name,
+                type_id: ::core::any::TypeId::of::<#self_ty>,
+                deserialize: |__d: &mut dyn #private::erased_serde::Deserializer<'_>| {
+                    ::core::result::Result::Ok(::std::boxed::Box::new(
+                        #private::erased_serde::deserialize::<#self_ty>(__d)?,
+                    ))
+                },
+            })
+        }
+    }
+}
+
+/// The type's own name: `Circle` for `Circle` or `shapes::Circle`.
+fn default_name(ty: &syn::Type) -> Option<String> {
+    match ty {
+        syn::Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
+        _ => None,
+    }
+}

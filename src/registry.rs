@@ -1,0 +1,558 @@
+//! Trait objects: registrations collected with `inventory`, one table per
+//! trait built on first use, and the glue that reads `Box<dyn Trait>` and
+//! writes `dyn Trait` through the same engine as enums.
+
+use core::any::TypeId;
+use core::fmt;
+use std::sync::Arc;
+
+use ahash::AHashMap;
+use serde::de::{self, Deserializer};
+use serde::ser::{Error as _, Serialize, Serializer};
+
+use crate::dispatch::{deserialize_with, Payload, Subtypes};
+use crate::tag::{Found, Literal, Lookup, TagSink, TagVisitor};
+use crate::tagged::PayloadSerializer;
+
+/// Reads a payload through erased-serde into a boxed trait object.
+pub type DeserializeFn<T> = for<'a, 'de> fn(
+    &'a mut dyn erased_serde::Deserializer<'de>,
+) -> Result<Box<T>, erased_serde::Error>;
+
+/// One registered subtype of a trait, as the impl attribute writes it.
+pub struct Entry<T: ?Sized> {
+    /// The tag (`None` for a fallback or a presence-mode subtype).
+    pub tag: Option<Literal>,
+    /// Whether unknown tags land here.
+    pub fallback: bool,
+    /// Presence mode: the fields that pick this subtype.
+    pub when_fields: &'static [&'static str],
+    /// The implementing type's name, for messages.
+    pub type_name: &'static str,
+    /// The implementing type's id, to find its tag when writing.
+    pub type_id: fn() -> TypeId,
+    /// Reads the implementing type.
+    pub deserialize: DeserializeFn<T>,
+}
+
+/// What the trait attribute provides for `dyn Trait`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no json_subtypes registry",
+    label = "this trait has no `#[json_subtypes]` attribute",
+    note = "put `#[json_subtypes(tag = \"...\")]` on the trait to register its implementations"
+)]
+pub trait Registered {
+    /// The table built from every registration, on first use.
+    fn registry() -> &'static Registry<Self>;
+}
+
+/// Added as a supertrait of annotated traits: lets `dyn Trait` be written
+/// through erased-serde and know its concrete type. Implemented for every
+/// `Serialize + 'static` type.
+pub trait Subtype: erased_serde::Serialize {
+    #[doc(hidden)]
+    fn __json_subtypes_type_id(&self) -> TypeId;
+    #[doc(hidden)]
+    fn __json_subtypes_type_name(&self) -> &'static str;
+    #[doc(hidden)]
+    fn __json_subtypes_erased(&self) -> &dyn erased_serde::Serialize;
+}
+
+impl<T: Serialize + 'static> Subtype for T {
+    fn __json_subtypes_type_id(&self) -> TypeId {
+        TypeId::of::<T>()
+    }
+
+    fn __json_subtypes_type_name(&self) -> &'static str {
+        core::any::type_name::<T>()
+    }
+
+    fn __json_subtypes_erased(&self) -> &dyn erased_serde::Serialize {
+        self
+    }
+}
+
+/// A tag owned by one subtype, or claimed by two.
+#[derive(Clone, Copy)]
+enum Slot {
+    One(u32),
+    Clash(u32, u32),
+}
+
+/// The subtypes of one trait (or of one profile): tag tables keyed with
+/// ahash, so a known tag is found without allocating.
+pub struct Registry<T: ?Sized + 'static> {
+    name: String,
+    key: Option<Arc<str>>,
+    static_key: Option<&'static str>,
+    entries: Vec<Subtype_<T>>,
+    by_str: AHashMap<Arc<str>, Slot>,
+    by_u64: AHashMap<u64, Slot>,
+    by_i64: AHashMap<i64, Slot>,
+    by_bool: [Option<Slot>; 2],
+    by_type: AHashMap<TypeId, u32>,
+    fallback: Option<u32>,
+    presence: AHashMap<Arc<str>, u128>,
+    fields: Vec<Arc<str>>,
+    tags: Vec<Literal>,
+    problems: Vec<String>,
+    /// A problem that makes every read ambiguous or impossible (no
+    /// subtypes, two fallbacks); collisions only refuse their own tag.
+    fatal: Option<String>,
+    position: TagPosition,
+}
+
+/// Where the tag goes when a value is written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TagPosition {
+    /// Before the payload's fields (the default; readers stream fastest).
+    #[default]
+    First,
+    /// After the payload's fields.
+    Last,
+    /// Not written (readers must pick the subtype by its fields).
+    Omit,
+}
+
+/// One subtype in a registry: its tag as written and how to read it.
+pub(crate) struct Subtype_<T: ?Sized + 'static> {
+    pub(crate) tag: Option<OwnedLiteral>,
+    pub(crate) fallback: bool,
+    pub(crate) when_fields: Vec<Arc<str>>,
+    pub(crate) type_name: &'static str,
+    pub(crate) type_id: TypeId,
+    pub(crate) deserialize: DeserializeFn<T>,
+}
+
+impl<T: ?Sized> Clone for Subtype_<T> {
+    fn clone(&self) -> Self {
+        Subtype_ {
+            tag: self.tag.clone(),
+            fallback: self.fallback,
+            when_fields: self.when_fields.clone(),
+            type_name: self.type_name,
+            type_id: self.type_id,
+            deserialize: self.deserialize,
+        }
+    }
+}
+
+/// A tag value owned at run time (profiles build tags from strings).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum OwnedLiteral {
+    /// A string tag.
+    Str(Arc<str>),
+    /// A negative integer tag.
+    I64(i64),
+    /// A non-negative integer tag.
+    U64(u64),
+    /// A bool tag.
+    Bool(bool),
+}
+
+impl OwnedLiteral {
+    pub(crate) fn from_literal(l: Literal) -> Self {
+        match l {
+            Literal::Str(s) => OwnedLiteral::Str(s.into()),
+            Literal::I64(v) if v >= 0 => OwnedLiteral::U64(v as u64),
+            Literal::I64(v) => OwnedLiteral::I64(v),
+            Literal::U64(v) => OwnedLiteral::U64(v),
+            Literal::Bool(v) => OwnedLiteral::Bool(v),
+        }
+    }
+}
+
+impl fmt::Display for OwnedLiteral {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OwnedLiteral::Str(s) => write!(f, "{:?}", &**s),
+            OwnedLiteral::I64(v) => write!(f, "{v}"),
+            OwnedLiteral::U64(v) => write!(f, "{v}"),
+            OwnedLiteral::Bool(v) => write!(f, "{v}"),
+        }
+    }
+}
+
+impl Serialize for OwnedLiteral {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            OwnedLiteral::Str(v) => s.serialize_str(v),
+            OwnedLiteral::I64(v) => s.serialize_i64(*v),
+            OwnedLiteral::U64(v) => s.serialize_u64(*v),
+            OwnedLiteral::Bool(v) => s.serialize_bool(*v),
+        }
+    }
+}
+
+impl<T: ?Sized + 'static> Registry<T> {
+    /// Builds the table of a trait from its registrations, sorted by type
+    /// name so every build sees the same order whatever the link order.
+    pub fn from_entries<'a>(
+        name: &str,
+        key: Option<&'static str>,
+        entries: impl IntoIterator<Item = &'a Entry<T>>,
+    ) -> Self {
+        let mut subtypes: Vec<Subtype_<T>> = entries
+            .into_iter()
+            .map(|e| Subtype_ {
+                tag: e.tag.map(OwnedLiteral::from_literal),
+                fallback: e.fallback,
+                when_fields: e.when_fields.iter().map(|f| Arc::from(*f)).collect(),
+                type_name: e.type_name,
+                type_id: (e.type_id)(),
+                deserialize: e.deserialize,
+            })
+            .collect();
+        subtypes.sort_by(|a, b| (a.type_name, &a.tag).cmp(&(b.type_name, &b.tag)));
+        let mut out = Registry::build(name, key.map(Arc::from), subtypes, TagPosition::First);
+        out.static_key = key;
+        if out.entries.is_empty() {
+            let problem = format!(
+                "no subtypes are registered for {name} (none were found at run time; inventory registers nothing on platforms without static constructors)"
+            );
+            out.fatal = Some(problem.clone());
+            out.problems.push(problem);
+        }
+        out
+    }
+
+    pub(crate) fn build(
+        name: &str,
+        key: Option<Arc<str>>,
+        entries: Vec<Subtype_<T>>,
+        position: TagPosition,
+    ) -> Self {
+        let mut out = Registry {
+            name: name.to_owned(),
+            key,
+            static_key: None,
+            entries: Vec::new(),
+            by_str: AHashMap::new(),
+            by_u64: AHashMap::new(),
+            by_i64: AHashMap::new(),
+            by_bool: [None, None],
+            by_type: AHashMap::new(),
+            fallback: None,
+            presence: AHashMap::new(),
+            fields: Vec::new(),
+            tags: Vec::new(),
+            problems: Vec::new(),
+            fatal: None,
+            position,
+        };
+        for (index, entry) in entries.into_iter().enumerate() {
+            let index = index as u32;
+            if let Some(tag) = &entry.tag {
+                out.add_tag(tag, index, &entry);
+            }
+            if entry.fallback {
+                match out.fallback {
+                    Some(other) => {
+                        let other = out.entries[other as usize].type_name;
+                        let problem = format!(
+                            "two fallbacks for {}: {other} and {}",
+                            out.name, entry.type_name
+                        );
+                        out.fatal.get_or_insert_with(|| problem.clone());
+                        out.problems.push(problem);
+                    }
+                    None => out.fallback = Some(index),
+                }
+            }
+            for field in &entry.when_fields {
+                if index >= 128 {
+                    out.problems.push(format!(
+                        "{} has more than 128 subtypes; `when_field` works on the first 128",
+                        out.name
+                    ));
+                    break;
+                }
+                *out.presence.entry(field.clone()).or_default() |= 1u128 << index;
+                if !out.fields.contains(field) {
+                    out.fields.push(field.clone());
+                }
+            }
+            out.by_type.entry(entry.type_id).or_insert(index);
+            out.entries.push(entry);
+        }
+        out
+    }
+
+    fn add_tag(&mut self, tag: &OwnedLiteral, index: u32, entry: &Subtype_<T>) {
+        let slot = match tag {
+            OwnedLiteral::Str(s) => self.by_str.entry(s.clone()).or_insert(Slot::One(index)),
+            OwnedLiteral::U64(v) => self.by_u64.entry(*v).or_insert(Slot::One(index)),
+            OwnedLiteral::I64(v) => self.by_i64.entry(*v).or_insert(Slot::One(index)),
+            OwnedLiteral::Bool(v) => self.by_bool[*v as usize].get_or_insert(Slot::One(index)),
+        };
+        match *slot {
+            Slot::One(first) if first != index => {
+                *slot = Slot::Clash(first, index);
+                let first = self.entries[first as usize].type_name;
+                self.problems.push(format!(
+                    "subtype tag {tag} is claimed by both {first} and {}",
+                    entry.type_name
+                ));
+            }
+            _ => {}
+        }
+        self.tags.push(match tag {
+            OwnedLiteral::Str(s) => Literal::Str(leak_str(s)),
+            OwnedLiteral::I64(v) => Literal::I64(*v),
+            OwnedLiteral::U64(v) => Literal::U64(*v),
+            OwnedLiteral::Bool(v) => Literal::Bool(*v),
+        });
+    }
+
+    /// Every problem found while building: collisions, two fallbacks, no
+    /// subtypes at all.
+    pub(crate) fn problems(&self) -> &[String] {
+        &self.problems
+    }
+
+    pub(crate) fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn index_of(&self, found: Found<'_>) -> Result<Option<u32>, String> {
+        let slot = match found {
+            Found::Str(s) => self.by_str.get(s),
+            Found::U64(v) => self.by_u64.get(&v),
+            Found::I64(v) => self.by_i64.get(&v),
+            Found::Bool(v) => self.by_bool[v as usize].as_ref(),
+            _ => None,
+        };
+        match slot {
+            None => Ok(None),
+            Some(Slot::One(index)) => Ok(Some(*index)),
+            Some(Slot::Clash(a, b)) => Err(format!(
+                "subtype tag {found} is claimed by both {} and {}; see json_subtypes::verify",
+                self.entries[*a as usize].type_name, self.entries[*b as usize].type_name
+            )),
+        }
+    }
+
+    /// Writes `value` (of the type `type_id`) with its tag.
+    pub(crate) fn serialize<S: Serializer>(
+        &self,
+        type_id: TypeId,
+        type_name: &str,
+        value: &dyn erased_serde::Serialize,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let Some(&index) = self.by_type.get(&type_id) else {
+            return Err(S::Error::custom(format_args!(
+                "cannot serialize {type_name}: its type is not a registered subtype of {}",
+                self.name
+            )));
+        };
+        let entry = &self.entries[index as usize];
+        match (&entry.tag, &self.key, self.position) {
+            (Some(tag), Some(key), TagPosition::First | TagPosition::Last) => {
+                let payload = PayloadSerializer::for_type(
+                    serializer,
+                    intern(key),
+                    tag,
+                    intern(&self.name),
+                    entry.type_name,
+                    self.position == TagPosition::Last,
+                );
+                erased_serde::serialize(value, payload)
+            }
+            _ => erased_serde::serialize(value, serializer),
+        }
+    }
+}
+
+/// Serializers want `&'static str` keys; keys and tags built at run time
+/// (profiles) are interned once each, so memory is bounded by the number of
+/// distinct strings, not by how many profiles are built.
+pub(crate) fn intern(s: &str) -> &'static str {
+    static INTERNED: std::sync::OnceLock<
+        parking_lot::Mutex<std::collections::HashSet<&'static str>>,
+    > = std::sync::OnceLock::new();
+    let mut set = INTERNED.get_or_init(Default::default).lock();
+    if let Some(found) = set.get(s) {
+        return found;
+    }
+    let leaked: &'static str = Box::leak(Box::<str>::from(s));
+    set.insert(leaked);
+    leaked
+}
+
+fn leak_str(s: &Arc<str>) -> &'static str {
+    intern(s)
+}
+
+impl<T: ?Sized + 'static> Lookup for Registry<T> {
+    fn key(&self) -> &str {
+        self.key.as_deref().unwrap_or_default()
+    }
+
+    #[inline]
+    fn lookup(&self, found: Found<'_>) -> Result<Option<u32>, String> {
+        self.index_of(found)
+    }
+
+    fn expected(&self) -> Vec<Literal> {
+        self.tags.clone()
+    }
+}
+
+impl<'de, T: ?Sized + 'static> Subtypes<'de> for &Registry<T> {
+    type Value = Box<T>;
+
+    #[inline]
+    fn key(&self) -> Option<&str> {
+        self.key.as_deref()
+    }
+
+    fn hoist_key(&self) -> Option<&'static str> {
+        self.static_key
+    }
+
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn fallback(&self) -> Option<u32> {
+        self.fallback
+    }
+
+    fn read_tag<D>(&self, tag: D, sink: Option<TagSink<'_, 'de>>) -> Result<Option<u32>, D::Error>
+    where
+        D: Deserializer<'de>,
+    {
+        tag.deserialize_any(TagVisitor { table: *self, sink })
+    }
+
+    fn presence(&self, field: &str) -> u128 {
+        self.presence.get(field).copied().unwrap_or(0)
+    }
+
+    fn fields(&self) -> Vec<&str> {
+        self.fields.iter().map(|f| &**f).collect()
+    }
+
+    fn subtype_name(&self, index: u32) -> &str {
+        self.entries
+            .get(index as usize)
+            .map_or("?", |e| e.type_name)
+    }
+
+    fn erased(&self) -> bool {
+        true
+    }
+
+    fn build<P>(&self, index: u32, payload: P) -> Result<Box<T>, <P as Deserializer<'de>>::Error>
+    where
+        P: Payload<'de>,
+    {
+        let entry = &self.entries[index as usize];
+        let mut erased = <dyn erased_serde::Deserializer>::erase(payload);
+        (entry.deserialize)(&mut erased).map_err(de::Error::custom)
+    }
+}
+
+/// Reads a `Box<dyn Trait>` with the trait's registry.
+pub fn deserialize_registered<'de, T, D>(deserializer: D) -> Result<Box<T>, D::Error>
+where
+    T: ?Sized + Registered + 'static,
+    D: Deserializer<'de>,
+{
+    let registry = T::registry();
+    if let Some(problem) = &registry.fatal {
+        return Err(de::Error::custom(problem));
+    }
+    deserialize_with(registry, deserializer)
+}
+
+/// Writes a `dyn Trait` with the trait's registry.
+pub fn serialize_registered<T, S>(
+    type_id: TypeId,
+    type_name: &str,
+    value: &dyn erased_serde::Serialize,
+    serializer: S,
+) -> Result<S::Ok, S::Error>
+where
+    T: ?Sized + Registered + 'static,
+    S: Serializer,
+{
+    T::registry().serialize(type_id, type_name, value, serializer)
+}
+
+/// Problems found in a trait's registry: every tag two types claim, a second
+/// fallback, or no registrations at all.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RegistryError {
+    name: String,
+    problems: Vec<String>,
+}
+
+impl RegistryError {
+    /// One line per problem.
+    pub fn problems(&self) -> impl Iterator<Item = &str> {
+        self.problems.iter().map(|p| p.as_str())
+    }
+}
+
+impl fmt::Display for RegistryError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "the registry of {} has problems:", self.name)?;
+        for problem in &self.problems {
+            write!(f, "\n- {problem}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for RegistryError {}
+
+/// Checks a trait's registry: `Ok(())` when every tag names one type,
+/// else every collision (tag and both type names). Put it in a test to keep
+/// the registry clean.
+///
+/// ```
+/// use json_subtypes::json_subtypes;
+/// use serde::{Deserialize, Serialize};
+///
+/// #[json_subtypes(tag = "type")]
+/// trait Shape {
+///     fn area(&self) -> f64;
+/// }
+///
+/// #[derive(Serialize, Deserialize)]
+/// struct Square {
+///     side: f64,
+/// }
+///
+/// #[json_subtypes(name = "square")]
+/// impl Shape for Square {
+///     fn area(&self) -> f64 {
+///         self.side * self.side
+///     }
+/// }
+///
+/// json_subtypes::verify::<dyn Shape>().unwrap();
+/// ```
+pub fn verify<T: ?Sized + Registered + 'static>() -> Result<(), RegistryError> {
+    let registry = T::registry();
+    if registry.problems().is_empty() {
+        Ok(())
+    } else {
+        Err(RegistryError {
+            name: registry.name().to_owned(),
+            problems: registry.problems().to_vec(),
+        })
+    }
+}
+
+impl<T: ?Sized> fmt::Debug for Registry<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Registry")
+            .field("name", &self.name)
+            .field("key", &self.key)
+            .field("subtypes", &self.entries.len())
+            .finish()
+    }
+}

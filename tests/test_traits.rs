@@ -1,0 +1,320 @@
+//! Trait objects: `#[json_subtypes]` on a trait and its impls, an inventory
+//! registry built once on first use, registrations from another crate.
+
+use std::sync::Arc;
+
+use json_subtypes::{json_subtypes, Unknown};
+use json_subtypes_test_plugins::Plugin;
+use rstest::rstest;
+use serde::{Deserialize, Serialize};
+
+#[json_subtypes(tag = "type")]
+trait Shape: std::fmt::Debug + Send + Sync {
+    fn area(&self) -> f64;
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Circle {
+    r: f64,
+}
+
+#[json_subtypes(name = "circle")]
+impl Shape for Circle {
+    fn area(&self) -> f64 {
+        3.0 * self.r * self.r
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Square {
+    side: f64,
+}
+
+#[json_subtypes(name = 4)]
+impl Shape for Square {
+    fn area(&self) -> f64 {
+        self.side * self.side
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Dot {}
+
+#[json_subtypes(name = false)]
+impl Shape for Dot {
+    fn area(&self) -> f64 {
+        0.0
+    }
+}
+
+/// The default name is the type's name.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Triangle {
+    base: f64,
+    height: f64,
+}
+
+#[json_subtypes]
+impl Shape for Triangle {
+    fn area(&self) -> f64 {
+        self.base * self.height / 2.0
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(transparent)]
+struct OtherShape(Unknown);
+
+#[json_subtypes(fallback)]
+impl Shape for OtherShape {
+    fn area(&self) -> f64 {
+        f64::NAN
+    }
+}
+
+#[rstest]
+#[case::string_first(r#"{"type":"circle","r":1.0}"#, 3.0)]
+#[case::string_last(r#"{"r":1.0,"type":"circle"}"#, 3.0)]
+#[case::int(r#"{"side":2.0,"type":4}"#, 4.0)]
+#[case::bool(r#"{"type":false}"#, 0.0)]
+#[case::default_name(r#"{"base":2.0,"type":"Triangle","height":3.0}"#, 3.0)]
+fn reads_every_name_kind(#[case] text: &str, #[case] area: f64) {
+    let shape: Box<dyn Shape> = serde_json::from_str(text).unwrap();
+    assert_eq!(shape.area(), area);
+}
+
+#[rstest]
+#[case(Box::new(Circle { r: 1.0 }) as Box<dyn Shape>, r#"{"type":"circle","r":1.0}"#)]
+#[case(Box::new(Square { side: 2.0 }), r#"{"type":4,"side":2.0}"#)]
+#[case(Box::new(Dot {}), r#"{"type":false}"#)]
+#[case(Box::new(Triangle { base: 1.0, height: 2.0 }), r#"{"type":"Triangle","base":1.0,"height":2.0}"#)]
+fn writes_the_tag_first_and_round_trips(#[case] shape: Box<dyn Shape>, #[case] text: &str) {
+    assert_eq!(serde_json::to_string(&shape).unwrap(), text);
+    let back: Box<dyn Shape> = serde_json::from_str(text).unwrap();
+    assert_eq!(serde_json::to_string(&back).unwrap(), text);
+    // References, Arc and Rc serialize the same way.
+    let by_ref: &dyn Shape = &*shape;
+    assert_eq!(serde_json::to_string(by_ref).unwrap(), text);
+    let shared: Arc<dyn Shape> = Arc::from(back);
+    assert_eq!(serde_json::to_string(&shared).unwrap(), text);
+}
+
+#[test]
+fn unknown_tags_land_in_the_fallback_unchanged() {
+    let text = r#"{"sides":6,"type":"hexagon"}"#;
+    let shape: Box<dyn Shape> = serde_json::from_str(text).unwrap();
+    assert!(shape.area().is_nan());
+    assert_eq!(serde_json::to_string(&shape).unwrap(), text);
+    let missing = r#"{"sides":6}"#;
+    let shape: Box<dyn Shape> = serde_json::from_str(missing).unwrap();
+    assert_eq!(serde_json::to_string(&shape).unwrap(), missing);
+}
+
+#[rstest]
+#[case::bad_body(
+    r#"{"type":"circle","r":"big"}"#,
+    r#"invalid type: string "big", expected f64 at line 1 column 26"#
+)]
+#[case::bad_body_last(
+    r#"{"r":"big","type":"circle"}"#,
+    r#"invalid type: string "big", expected f64 at line 1 column 27"#
+)]
+#[case::missing_field(r#"{"type":"circle"}"#, "missing field `r` at line 1 column 17")]
+#[case::duplicate(
+    r#"{"type":"circle","r":1,"type":4}"#,
+    "duplicate field `type` at line 1 column 29"
+)]
+#[case::duplicate_prefix(
+    r#"{"r":1,"type":"circle","type":"circle"}"#,
+    "duplicate field `type` at line 1 column 29"
+)]
+fn errors_keep_their_positions(#[case] text: &str, #[case] message: &str) {
+    let err = serde_json::from_str::<Box<dyn Shape>>(text).unwrap_err();
+    assert_eq!(err.to_string(), message);
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Drawing {
+    name: String,
+    shapes: Vec<Box<dyn Shape>>,
+    main: Option<Box<dyn Shape>>,
+}
+
+#[test]
+fn inside_derived_types() {
+    let text = r#"{"name":"d","shapes":[{"type":"circle","r":1.0},{"type":4,"side":1.0}],"main":{"type":false}}"#;
+    let drawing: Drawing = serde_json::from_str(text).unwrap();
+    assert_eq!(drawing.shapes.len(), 2);
+    assert_eq!(serde_json::to_string(&drawing).unwrap(), text);
+}
+
+#[test]
+fn unregistered_types_are_an_error_on_write() {
+    #[derive(Debug, Serialize)]
+    struct Blob;
+    impl Shape for Blob {
+        fn area(&self) -> f64 {
+            1.0
+        }
+    }
+    let blob: Box<dyn Shape> = Box::new(Blob);
+    let err = serde_json::to_string(&blob).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "cannot serialize test_traits::unregistered_types_are_an_error_on_write::Blob: its type is not a registered subtype of dyn Shape"
+    );
+}
+
+#[test]
+fn a_clean_registry_verifies() {
+    json_subtypes::verify::<dyn Shape>().unwrap();
+    json_subtypes::verify::<dyn Plugin>().unwrap();
+}
+
+// Registrations across crates: the trait and two impls live in a dependency,
+// one more impl here.
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Shout {
+    text: String,
+}
+
+#[json_subtypes(name = "shout")]
+impl Plugin for Shout {
+    fn run(&self) -> String {
+        self.text.to_uppercase()
+    }
+}
+
+#[rstest]
+#[case(r#"{"plugin":"echo","text":"hi"}"#, "hi")]
+#[case(r#"{"to":3,"plugin":2}"#, "1,2,3")]
+#[case(r#"{"plugin":"shout","text":"hi"}"#, "HI")]
+fn sees_registrations_from_other_crates(#[case] text: &str, #[case] out: &str) {
+    let plugin: Box<dyn Plugin> = serde_json::from_str(text).unwrap();
+    assert_eq!(plugin.run(), out);
+    let again: Box<dyn Plugin> =
+        serde_json::from_str(&serde_json::to_string(&plugin).unwrap()).unwrap();
+    assert_eq!(again.run(), out);
+}
+
+#[test]
+fn unknown_tag_lists_the_registered_ones() {
+    let err = serde_json::from_str::<Box<dyn Plugin>>(r#"{"plugin":"nope"}"#).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        r#"unknown subtype tag "nope", expected one of 2, "echo", "shout" at line 1 column 16"#
+    );
+}
+
+// Presence mode on a trait.
+
+#[json_subtypes]
+trait Step: std::fmt::Debug {
+    fn describe(&self) -> String;
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Move {
+    dx: i32,
+}
+
+#[json_subtypes(when_field = "dx")]
+impl Step for Move {
+    fn describe(&self) -> String {
+        format!("move {}", self.dx)
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Say {
+    words: String,
+}
+
+#[json_subtypes(when_field = "words", when_field = "text")]
+impl Step for Say {
+    fn describe(&self) -> String {
+        format!("say {}", self.words)
+    }
+}
+
+#[rstest]
+#[case(r#"{"dx":3}"#, "move 3")]
+#[case(r#"{"words":"hi"}"#, "say hi")]
+fn presence_mode_traits(#[case] text: &str, #[case] out: &str) {
+    let step: Box<dyn Step> = serde_json::from_str(text).unwrap();
+    assert_eq!(step.describe(), out);
+    assert_eq!(serde_json::to_string(&step).unwrap(), text);
+}
+
+#[test]
+fn presence_mode_trait_errors() {
+    let err = serde_json::from_str::<Box<dyn Step>>(r#"{"dx":1,"words":"a"}"#).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "ambiguous subtype of dyn Step: the fields match both Move and Say at line 1 column 20"
+    );
+    let err = serde_json::from_str::<Box<dyn Step>>(r#"{"x":1}"#).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "no subtype of dyn Step matches: expected one of the fields `dx`, `words`, `text` at line 1 column 7"
+    );
+}
+
+// An empty registry.
+
+#[json_subtypes(tag = "kind")]
+trait Lonely {}
+
+#[test]
+fn an_empty_registry_says_so() {
+    let Err(err) = serde_json::from_str::<Box<dyn Lonely>>(r#"{"kind":"x"}"#) else {
+        panic!("read from an empty registry")
+    };
+    assert!(
+        err.to_string()
+            .starts_with("no subtypes are registered for dyn Lonely"),
+        "{err}"
+    );
+    let err = json_subtypes::verify::<dyn Lonely>().unwrap_err();
+    assert!(err
+        .to_string()
+        .contains("no subtypes are registered for dyn Lonely"));
+}
+
+#[test]
+fn racing_first_use_from_64_threads() {
+    #[json_subtypes(tag = "t")]
+    trait Raced: Send {
+        fn id(&self) -> u32;
+    }
+    #[derive(Serialize, Deserialize)]
+    struct A {
+        id: u32,
+    }
+    #[json_subtypes(name = "a")]
+    impl Raced for A {
+        fn id(&self) -> u32 {
+            self.id
+        }
+    }
+    let barrier = Arc::new(std::sync::Barrier::new(64));
+    let threads: Vec<_> = (0..64u32)
+        .map(|i| {
+            let barrier = barrier.clone();
+            std::thread::spawn(move || {
+                barrier.wait();
+                let text = format!(r#"{{"id":{i},"t":"a"}}"#);
+                let value: Box<dyn Raced> = serde_json::from_str(&text).unwrap();
+                assert_eq!(value.id(), i);
+                std::ptr::addr_of!(*<dyn Raced as json_subtypes::__private::Registered>::registry())
+                    as usize
+            })
+        })
+        .collect();
+    let tables: Vec<usize> = threads.into_iter().map(|t| t.join().unwrap()).collect();
+    assert!(
+        tables.iter().all(|t| *t == tables[0]),
+        "one table for all threads"
+    );
+}
