@@ -191,6 +191,7 @@ mod buffer;
 // Their `pub` items are reached only through `__private`.
 #[allow(missing_docs)]
 mod dispatch;
+mod profile;
 mod registry;
 #[allow(missing_docs)]
 mod tag;
@@ -198,6 +199,9 @@ mod tag;
 mod tagged;
 mod unknown;
 
+pub use crate::profile::{
+    BuildError, Profile, ProfileBuilder, ProfileSeed, Serializable, TagValue,
+};
 pub use crate::registry::{verify, RegistryError, TagPosition};
 
 pub use crate::unknown::{Unknown, UnknownError};
@@ -209,6 +213,7 @@ pub use json_subtypes_macros::json_subtypes;
 #[allow(missing_docs)]
 pub mod __private {
     pub use crate::dispatch::{deserialize, read_literal_tag, Dispatch};
+    pub use crate::profile::Upcast;
     pub use crate::registry::{
         deserialize_registered, serialize_registered, Entry, Registered, Registry, Subtype,
     };

@@ -304,6 +304,14 @@ impl<T: ?Sized + 'static> Registry<T> {
         });
     }
 
+    pub(crate) fn key_string(&self) -> Option<String> {
+        self.key.as_deref().map(str::to_owned)
+    }
+
+    pub(crate) fn subtypes(&self) -> &[Subtype_<T>] {
+        &self.entries
+    }
+
     /// Every problem found while building: collisions, two fallbacks, no
     /// subtypes at all.
     pub(crate) fn problems(&self) -> &[String] {
@@ -460,6 +468,9 @@ where
     T: ?Sized + Registered + 'static,
     D: Deserializer<'de>,
 {
+    if let Some(profile) = crate::profile::scoped::<T>() {
+        return deserialize_with(&*profile, deserializer);
+    }
     let registry = T::registry();
     if let Some(problem) = &registry.fatal {
         return Err(de::Error::custom(problem));
@@ -478,7 +489,10 @@ where
     T: ?Sized + Registered + 'static,
     S: Serializer,
 {
-    T::registry().serialize(type_id, type_name, value, serializer)
+    match crate::profile::scoped::<T>() {
+        Some(profile) => profile.serialize(type_id, type_name, value, serializer),
+        None => T::registry().serialize(type_id, type_name, value, serializer),
+    }
 }
 
 /// Problems found in a trait's registry: every tag two types claim, a second

@@ -67,6 +67,12 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                 }
             }
 
+            impl<__C: #ident + 'static> #private::Upcast<__C> for dyn #ident {
+                fn __json_subtypes_upcast(value: ::std::boxed::Box<__C>) -> ::std::boxed::Box<Self> {
+                    value
+                }
+            }
+
             impl #private::serde::Serialize for dyn #ident {
                 fn serialize<__S>(&self, __serializer: __S) -> ::core::result::Result<__S::Ok, __S::Error>
                 where

@@ -1,0 +1,546 @@
+//! Resolver profiles: subtype tables for a trait built at run time, each
+//! owning its tables, so two profiles over one trait never see each other's
+//! mappings.
+
+use core::any::{Any, TypeId};
+use core::cell::{Cell, RefCell};
+use core::fmt;
+use std::io;
+use std::sync::Arc;
+
+use serde::de::{DeserializeOwned, DeserializeSeed, Deserializer};
+use serde::ser::{Serialize, Serializer};
+
+use crate::dispatch::deserialize_with;
+use crate::registry::{OwnedLiteral, Registered, Registry, Subtype, Subtype_, TagPosition};
+
+/// Turns a concrete implementation into the trait object. Implemented by
+/// the trait attribute for `dyn Trait` and every type implementing the
+/// trait, so a profile takes any implementation, annotated or not.
+pub trait Upcast<C> {
+    #[doc(hidden)]
+    fn __json_subtypes_upcast(value: Box<C>) -> Box<Self>;
+}
+
+/// A tag value given to [`ProfileBuilder::subtype`]: a string, an integer
+/// or a bool.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TagValue(OwnedLiteral);
+
+impl From<&str> for TagValue {
+    fn from(v: &str) -> Self {
+        TagValue(OwnedLiteral::Str(v.into()))
+    }
+}
+
+impl From<String> for TagValue {
+    fn from(v: String) -> Self {
+        TagValue(OwnedLiteral::Str(v.into()))
+    }
+}
+
+impl From<bool> for TagValue {
+    fn from(v: bool) -> Self {
+        TagValue(OwnedLiteral::Bool(v))
+    }
+}
+
+macro_rules! int_tags {
+    ($($ty:ty)*) => {
+        $(
+            impl From<$ty> for TagValue {
+                fn from(v: $ty) -> Self {
+                    let v = i128::from(v);
+                    TagValue(match u64::try_from(v) {
+                        Ok(u) => OwnedLiteral::U64(u),
+                        // Only negative values land here for these widths.
+                        Err(_) => OwnedLiteral::I64(v as i64),
+                    })
+                }
+            }
+        )*
+    };
+}
+
+int_tags!(i8 i16 i32 i64 u8 u16 u32 u64);
+
+/// Why [`ProfileBuilder::build`] refused: every problem found, each naming
+/// the call it comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuildError {
+    problems: Vec<String>,
+}
+
+impl BuildError {
+    /// One line per problem.
+    pub fn problems(&self) -> impl Iterator<Item = &str> {
+        self.problems.iter().map(|p| p.as_str())
+    }
+}
+
+impl fmt::Display for BuildError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.problems.as_slice() {
+            [one] => write!(f, "cannot build the profile: {one}"),
+            many => {
+                f.write_str("cannot build the profile:")?;
+                for problem in many {
+                    write!(f, "\n- {problem}")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+/// A set of subtypes of `T` (a `dyn Trait`) with its own tag key, tags,
+/// fallback and tag position, built with [`Profile::builder`].
+///
+/// ```
+/// use json_subtypes::{json_subtypes, Profile, TagPosition};
+/// use serde::{Deserialize, Serialize};
+///
+/// #[json_subtypes(tag = "type")]
+/// trait Shape {
+///     fn area(&self) -> f64;
+/// }
+///
+/// #[derive(Serialize, Deserialize)]
+/// struct Square {
+///     side: f64,
+/// }
+///
+/// impl Shape for Square {
+///     fn area(&self) -> f64 {
+///         self.side * self.side
+///     }
+/// }
+///
+/// let v2 = Profile::<dyn Shape>::builder()
+///     .tag("kind")
+///     .subtype::<Square>(2)
+///     .tag_position(TagPosition::Last)
+///     .build()?;
+/// let shape = v2.from_str(r#"{"kind":2,"side":3.0}"#)?;
+/// assert_eq!(shape.area(), 9.0);
+/// assert_eq!(v2.to_string(&*shape)?, r#"{"side":3.0,"kind":2}"#);
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+///
+/// Cloning is cheap (the tables are shared); a profile is `Send + Sync`
+/// whatever the trait's supertraits are.
+pub struct Profile<T: ?Sized + 'static> {
+    registry: Arc<Registry<T>>,
+}
+
+impl<T: ?Sized + 'static> Clone for Profile<T> {
+    fn clone(&self) -> Self {
+        Profile {
+            registry: self.registry.clone(),
+        }
+    }
+}
+
+impl<T: ?Sized + 'static> fmt::Debug for Profile<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Profile").field(&self.registry).finish()
+    }
+}
+
+/// Configures a [`Profile`].
+pub struct ProfileBuilder<T: ?Sized + 'static> {
+    name: String,
+    tag: Option<String>,
+    subtypes: Vec<Subtype_<T>>,
+    /// Types that came from the attribute registry: `subtype` re-tags them.
+    inherited: Vec<TypeId>,
+    position: Option<TagPosition>,
+    problems: Vec<String>,
+}
+
+/// `a::b::Circle<c::D>` -> `Circle<c::D>`, `dyn a::Shape` -> `dyn Shape`.
+fn short_name<C: ?Sized>() -> &'static str {
+    let full = core::any::type_name::<C>();
+    let (dyn_, path) = match full.strip_prefix("dyn ") {
+        Some(rest) => ("dyn ", rest),
+        None => ("", full),
+    };
+    let head = path.split('<').next().unwrap_or(path);
+    let start = head.rfind("::").map_or(0, |i| i + 2);
+    if dyn_.is_empty() {
+        &path[start..]
+    } else {
+        crate::registry::intern(&format!("{dyn_}{}", &path[start..]))
+    }
+}
+
+impl<T: ?Sized + 'static> Profile<T> {
+    /// An empty builder.
+    pub fn builder() -> ProfileBuilder<T> {
+        ProfileBuilder {
+            name: format!("profile of {}", short_name::<T>()),
+            tag: None,
+            subtypes: Vec::new(),
+            inherited: Vec::new(),
+            position: None,
+            problems: Vec::new(),
+        }
+    }
+
+    /// Reads a `Box<T>` from any serde deserializer.
+    pub fn deserialize<'de, D: Deserializer<'de>>(
+        &self,
+        deserializer: D,
+    ) -> Result<Box<T>, D::Error> {
+        deserialize_with(&*self.registry, deserializer)
+    }
+
+    /// This profile as a `DeserializeSeed`, for reading inside other seeds.
+    pub fn seed(&self) -> ProfileSeed<'_, T> {
+        ProfileSeed { profile: self }
+    }
+
+    /// Reads a `Box<T>` from JSON text.
+    pub fn from_str(&self, json: &str) -> serde_json::Result<Box<T>> {
+        let mut de = serde_json::Deserializer::from_str(json);
+        let value = self.deserialize(&mut de)?;
+        de.end()?;
+        Ok(value)
+    }
+
+    /// Reads a `Box<T>` from JSON bytes.
+    pub fn from_slice(&self, json: &[u8]) -> serde_json::Result<Box<T>> {
+        let mut de = serde_json::Deserializer::from_slice(json);
+        let value = self.deserialize(&mut de)?;
+        de.end()?;
+        Ok(value)
+    }
+
+    /// Reads a `Box<T>` from a JSON reader.
+    pub fn from_reader<R: io::Read>(&self, json: R) -> serde_json::Result<Box<T>> {
+        let mut de = serde_json::Deserializer::from_reader(json);
+        let value = self.deserialize(&mut de)?;
+        de.end()?;
+        Ok(value)
+    }
+
+    /// Writes `value` with this profile's tags, as anything that serializes.
+    pub fn serializable<'a>(&'a self, value: &'a T) -> Serializable<'a, T>
+    where
+        T: Subtype,
+    {
+        Serializable {
+            profile: self,
+            value,
+        }
+    }
+
+    /// Writes `value` as JSON text.
+    pub fn to_string(&self, value: &T) -> serde_json::Result<String>
+    where
+        T: Subtype,
+    {
+        serde_json::to_string(&self.serializable(value))
+    }
+
+    /// Writes `value` as JSON bytes.
+    pub fn to_vec(&self, value: &T) -> serde_json::Result<Vec<u8>>
+    where
+        T: Subtype,
+    {
+        serde_json::to_vec(&self.serializable(value))
+    }
+
+    /// Writes `value` as JSON to `writer`.
+    pub fn to_writer<W: io::Write>(&self, writer: W, value: &T) -> serde_json::Result<()>
+    where
+        T: Subtype,
+    {
+        serde_json::to_writer(writer, &self.serializable(value))
+    }
+
+    /// Runs `f` with this profile in charge of every `Box<T>` read and every
+    /// `T` written on this thread, inside ordinary derived types (`Vec`,
+    /// `Option`, map values, struct fields). Scopes nest (the innermost
+    /// wins), scopes of several traits combine, and the previous state comes
+    /// back when `f` returns or panics.
+    pub fn scope<R>(&self, f: impl FnOnce() -> R) -> R {
+        struct Pop;
+        impl Drop for Pop {
+            fn drop(&mut self) {
+                SCOPES.with(|s| s.borrow_mut().pop());
+                ACTIVE.with(|a| a.set(a.get() - 1));
+            }
+        }
+        let shared: Arc<dyn Any + Send + Sync> = self.registry.clone();
+        SCOPES.with(|s| s.borrow_mut().push((TypeId::of::<T>(), shared)));
+        ACTIVE.with(|a| a.set(a.get() + 1));
+        let _pop = Pop;
+        f()
+    }
+
+    fn serialize_value<S: Serializer>(&self, value: &T, serializer: S) -> Result<S::Ok, S::Error>
+    where
+        T: Subtype,
+    {
+        self.registry.serialize(
+            value.__json_subtypes_type_id(),
+            value.__json_subtypes_type_name(),
+            value.__json_subtypes_erased(),
+            serializer,
+        )
+    }
+}
+
+impl<T: ?Sized + Registered + 'static> Profile<T> {
+    /// A builder holding the attribute registrations of `T`'s trait and its
+    /// tag key, to change (for example another tag name for an API version).
+    pub fn from_registry() -> ProfileBuilder<T> {
+        let registry = T::registry();
+        let mut builder = Profile::<T>::builder();
+        builder.name = format!("profile of {}", registry.name());
+        builder.tag = registry.key_string();
+        builder.subtypes = registry.subtypes().to_vec();
+        builder.inherited = builder.subtypes.iter().map(|s| s.type_id).collect();
+        builder
+    }
+}
+
+impl<T: ?Sized + 'static> ProfileBuilder<T> {
+    /// The tag key. Without it the profile is presence-only
+    /// ([`when_field`](Self::when_field)).
+    pub fn tag(mut self, key: impl Into<String>) -> Self {
+        let key = key.into();
+        if key.is_empty() {
+            self.problems
+                .push("tag(\"\"): the tag key cannot be empty".to_owned());
+        }
+        self.tag = Some(key);
+        self
+    }
+
+    /// Registers `C` under the tag `value` (a string, an integer or a bool).
+    pub fn subtype<C>(mut self, value: impl Into<TagValue>) -> Self
+    where
+        C: Serialize + DeserializeOwned + 'static,
+        T: Upcast<C>,
+    {
+        let tag = value.into().0;
+        let id = TypeId::of::<C>();
+        if self.inherited.contains(&id) {
+            // A type from the attribute registry gets its new tag.
+            self.inherited.retain(|t| *t != id);
+            self.subtypes.retain(|s| s.type_id != id || s.fallback);
+        }
+        self.push::<C>(Some(tag), false, Vec::new());
+        self
+    }
+
+    /// Registers `C`, picked when `field` is present (presence-only
+    /// profiles). Call again to add fields to the same type.
+    pub fn when_field<C>(mut self, field: impl Into<String>) -> Self
+    where
+        C: Serialize + DeserializeOwned + 'static,
+        T: Upcast<C>,
+    {
+        let field: Arc<str> = field.into().into();
+        match self
+            .subtypes
+            .iter_mut()
+            .find(|s| s.type_id == TypeId::of::<C>() && s.tag.is_none() && !s.fallback)
+        {
+            Some(existing) => existing.when_fields.push(field),
+            None => self.push::<C>(None, false, vec![field]),
+        }
+        self
+    }
+
+    /// Registers `C` as the fallback for unknown or missing tags (or no
+    /// presence match).
+    pub fn fallback<C>(mut self) -> Self
+    where
+        C: Serialize + DeserializeOwned + 'static,
+        T: Upcast<C>,
+    {
+        self.push::<C>(None, true, Vec::new());
+        self
+    }
+
+    /// Where the tag goes when writing: first (the default), last, or not
+    /// at all.
+    pub fn tag_position(mut self, position: TagPosition) -> Self {
+        self.position = Some(position);
+        self
+    }
+
+    fn push<C>(&mut self, tag: Option<OwnedLiteral>, fallback: bool, when_fields: Vec<Arc<str>>)
+    where
+        C: Serialize + DeserializeOwned + 'static,
+        T: Upcast<C>,
+    {
+        self.subtypes.push(Subtype_ {
+            tag,
+            fallback,
+            when_fields,
+            type_name: short_name::<C>(),
+            type_id: TypeId::of::<C>(),
+            deserialize: read_as::<T, C>,
+        });
+    }
+
+    /// Checks the configuration and builds the profile.
+    pub fn build(self) -> Result<Profile<T>, BuildError> {
+        let mut problems = self.problems;
+        let position = self.position.unwrap_or_default();
+        if self.subtypes.is_empty() {
+            problems.push(
+                "the profile has no subtypes; add `subtype`, `when_field` or `fallback`".to_owned(),
+            );
+        }
+        let tagged: Vec<&Subtype_<T>> = self.subtypes.iter().filter(|s| s.tag.is_some()).collect();
+        let presence: Vec<&Subtype_<T>> = self
+            .subtypes
+            .iter()
+            .filter(|s| !s.when_fields.is_empty())
+            .collect();
+        match &self.tag {
+            None => {
+                for s in &tagged {
+                    problems.push(format!(
+                        "subtype::<{}>({}): a tag value needs a tag key; call `.tag(\"...\")`",
+                        s.type_name,
+                        s.tag.as_ref().unwrap()
+                    ));
+                }
+                if let Some(p) = self.position.filter(|p| *p != TagPosition::Omit) {
+                    problems.push(format!(
+                        "tag_position({p:?}): a profile without a tag key writes no tag; use TagPosition::Omit or call `.tag(\"...\")`"
+                    ));
+                }
+            }
+            Some(key) => {
+                for s in &presence {
+                    problems.push(format!(
+                        "when_field::<{}>({:?}): a profile with a tag key picks subtypes by tag; remove `.tag(\"{key}\")` or use `subtype`",
+                        s.type_name, &*s.when_fields[0]
+                    ));
+                }
+            }
+        }
+        for (i, s) in tagged.iter().enumerate() {
+            let tag = s.tag.as_ref().unwrap();
+            if let Some(first) = tagged[..i].iter().find(|o| o.tag.as_ref() == Some(tag)) {
+                problems.push(format!(
+                    "subtype::<{}>({tag}): the tag {tag} is already used by {}",
+                    s.type_name, first.type_name
+                ));
+            }
+            if position != TagPosition::Omit {
+                if let Some(first) = tagged[..i]
+                    .iter()
+                    .find(|o| o.type_id == s.type_id && o.tag != s.tag)
+                {
+                    problems.push(format!(
+                        "subtype::<{}>({tag}): {} is already registered as {}, and a written tag must be one; use TagPosition::Omit for read-only aliases",
+                        s.type_name,
+                        s.type_name,
+                        first.tag.as_ref().unwrap()
+                    ));
+                }
+            }
+        }
+        let fallbacks: Vec<&Subtype_<T>> = self.subtypes.iter().filter(|s| s.fallback).collect();
+        if fallbacks.len() > 1 {
+            problems.push(format!(
+                "fallback::<{}>(): the profile already has the fallback {}",
+                fallbacks[1].type_name, fallbacks[0].type_name
+            ));
+        }
+        if presence.len() > 128 {
+            problems.push("more than 128 `when_field` subtypes".to_owned());
+        }
+        let mut seen_presence: Vec<TypeId> = Vec::new();
+        for s in &self.subtypes {
+            if s.when_fields.is_empty() {
+                continue;
+            }
+            if seen_presence.contains(&s.type_id) || tagged.iter().any(|t| t.type_id == s.type_id) {
+                problems.push(format!(
+                    "when_field::<{}>: {} is registered twice",
+                    s.type_name, s.type_name
+                ));
+            }
+            seen_presence.push(s.type_id);
+        }
+        if !problems.is_empty() {
+            return Err(BuildError { problems });
+        }
+        let key = self.tag.map(|k| Arc::from(crate::registry::intern(&k)));
+        let registry = Registry::build(&self.name, key, self.subtypes, position);
+        debug_assert!(registry.problems().is_empty(), "{:?}", registry.problems());
+        Ok(Profile {
+            registry: Arc::new(registry),
+        })
+    }
+}
+
+/// Reads `C` and boxes it as the trait object.
+fn read_as<T, C>(
+    deserializer: &mut dyn erased_serde::Deserializer<'_>,
+) -> Result<Box<T>, erased_serde::Error>
+where
+    T: ?Sized + Upcast<C>,
+    C: DeserializeOwned,
+{
+    Ok(T::__json_subtypes_upcast(Box::new(
+        erased_serde::deserialize::<C>(deserializer)?,
+    )))
+}
+
+/// [`Profile::seed`].
+pub struct ProfileSeed<'a, T: ?Sized + 'static> {
+    profile: &'a Profile<T>,
+}
+
+impl<'de, T: ?Sized + 'static> DeserializeSeed<'de> for ProfileSeed<'_, T> {
+    type Value = Box<T>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Box<T>, D::Error> {
+        self.profile.deserialize(deserializer)
+    }
+}
+
+/// [`Profile::serializable`].
+pub struct Serializable<'a, T: ?Sized + 'static> {
+    profile: &'a Profile<T>,
+    value: &'a T,
+}
+
+impl<T: ?Sized + Subtype + 'static> Serialize for Serializable<'_, T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.profile.serialize_value(self.value, serializer)
+    }
+}
+
+thread_local! {
+    /// Profiles in charge on this thread, innermost last.
+    static SCOPES: RefCell<Vec<(TypeId, Arc<dyn Any + Send + Sync>)>> = const { RefCell::new(Vec::new()) };
+    /// How many scopes are open: outside any scope, reads never touch `SCOPES`.
+    static ACTIVE: Cell<usize> = const { Cell::new(0) };
+}
+
+/// The registry of the innermost profile scoped for `T`, if any.
+pub(crate) fn scoped<T: ?Sized + 'static>() -> Option<Arc<Registry<T>>> {
+    if ACTIVE.with(Cell::get) == 0 {
+        return None;
+    }
+    SCOPES.with(|s| {
+        s.borrow()
+            .iter()
+            .rev()
+            .find(|(id, _)| *id == TypeId::of::<T>())
+            .and_then(|(_, shared)| shared.clone().downcast::<Registry<T>>().ok())
+    })
+}
