@@ -31,8 +31,47 @@ pub(crate) fn set_hoist(key: Option<&'static str>) {
     HOIST.with(|h| h.set(key));
 }
 
-/// Default nesting limit for buffered values, the same as serde_json's.
+/// Default nesting limit, the same as serde_json's.
 pub(crate) const DEFAULT_MAX_DEPTH: u32 = 128;
+
+thread_local! {
+    /// How deep the dispatch engine is nested on this thread, and the limit
+    /// of the innermost level. We count ourselves so that hostile nesting is
+    /// an error even where the format sets no limit of its own.
+    static NESTING: Cell<(u32, u32)> = const { Cell::new((0, DEFAULT_MAX_DEPTH)) };
+}
+
+/// Restores the nesting state of the enclosing level when dropped (also on
+/// unwinding).
+pub(crate) struct Nested((u32, u32));
+
+impl Drop for Nested {
+    fn drop(&mut self) {
+        NESTING.with(|n| n.set(self.0));
+    }
+}
+
+/// Enters one more level of dispatch with its own `limit`; `None` when that
+/// is one level too many.
+pub(crate) fn enter(limit: u32) -> Option<Nested> {
+    NESTING.with(|n| {
+        let outer = n.get();
+        let depth = outer.0 + 1;
+        if depth > limit {
+            return None;
+        }
+        n.set((depth, limit));
+        Some(Nested(outer))
+    })
+}
+
+/// How many more levels values may nest, for buffering at this level.
+pub(crate) fn remaining() -> u32 {
+    NESTING.with(|n| {
+        let (depth, limit) = n.get();
+        limit.saturating_sub(depth).max(1)
+    })
+}
 
 // One byte per value kind.
 const BOOL_FALSE: u8 = 0;

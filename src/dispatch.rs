@@ -15,7 +15,7 @@ use serde::de::{
     Unexpected, VariantAccess, Visitor,
 };
 
-use crate::buffer::{set_hoist, Buffer, Reader, DEFAULT_MAX_DEPTH};
+use crate::buffer::{set_hoist, Buffer, Reader};
 use crate::tag::{LiteralTable, Static, TagSink, TagVisitor};
 use crate::unknown::{TAG_HINT_KEY, UNKNOWN_NAME};
 
@@ -42,6 +42,9 @@ pub trait Dispatch<'de>: Sized {
 
     /// Whether some variant is `nested` (its payload reads the tag again).
     const NESTED: bool = false;
+
+    /// `max_depth = N`: how deeply values may nest.
+    const MAX_DEPTH: u32 = crate::buffer::DEFAULT_MAX_DEPTH;
 
     /// Whether variant `index` is `nested`.
     #[inline]
@@ -129,6 +132,11 @@ pub trait Subtypes<'de> {
 
     /// The name of subtype `index`, for messages.
     fn subtype_name(&self, index: u32) -> &str;
+
+    /// How deeply this level's values may nest, counting the levels around it.
+    fn max_depth(&self) -> u32 {
+        crate::buffer::DEFAULT_MAX_DEPTH
+    }
 
     /// Whether payloads are read through a type-erased deserializer, whose
     /// errors would lose their position; the engine then keeps the original.
@@ -219,6 +227,11 @@ impl<'de, T: Dispatch<'de>> Subtypes<'de> for EnumSubtypes<T> {
     }
 
     #[inline]
+    fn max_depth(&self) -> u32 {
+        T::MAX_DEPTH
+    }
+
+    #[inline]
     fn build<P: Payload<'de>>(
         &self,
         index: u32,
@@ -249,6 +262,9 @@ where
     S: Subtypes<'de>,
     D: Deserializer<'de>,
 {
+    let Some(_nested) = crate::buffer::enter(subtypes.max_depth()) else {
+        return Err(de::Error::custom("recursion limit exceeded"));
+    };
     let human_readable = deserializer.is_human_readable();
     // An `Unknown` fallback must see entries in their order, so no hoisting.
     set_hoist(
@@ -416,9 +432,10 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
                         }
                     };
                 }
-                Some(false) => {
-                    prefix.record(ValueSeedDeserializer { map: &mut map }, DEFAULT_MAX_DEPTH)?
-                }
+                Some(false) => prefix.record(
+                    ValueSeedDeserializer { map: &mut map },
+                    crate::buffer::remaining(),
+                )?,
                 None => break,
             }
         }

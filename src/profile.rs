@@ -157,6 +157,7 @@ pub struct ProfileBuilder<T: ?Sized + 'static> {
     /// Types that came from the attribute registry: `subtype` re-tags them.
     inherited: Vec<TypeId>,
     position: Option<TagPosition>,
+    max_depth: Option<u32>,
     problems: Vec<String>,
 }
 
@@ -185,6 +186,7 @@ impl<T: ?Sized + 'static> Profile<T> {
             subtypes: Vec::new(),
             inherited: Vec::new(),
             position: None,
+            max_depth: None,
             problems: Vec::new(),
         }
     }
@@ -304,6 +306,7 @@ impl<T: ?Sized + Registered + 'static> Profile<T> {
         builder.tag = registry.key_string();
         builder.subtypes = registry.subtypes().to_vec();
         builder.inherited = builder.subtypes.iter().map(|s| s.type_id).collect();
+        builder.max_depth = Some(registry.max_depth_value());
         builder
     }
 }
@@ -372,6 +375,17 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
     /// at all.
     pub fn tag_position(mut self, position: TagPosition) -> Self {
         self.position = Some(position);
+        self
+    }
+
+    /// How deeply values may nest (default 128, as serde_json): deeper
+    /// input is an error, never a stack overflow.
+    pub fn max_depth(mut self, max_depth: u32) -> Self {
+        if max_depth == 0 {
+            self.problems
+                .push("max_depth(0): nothing could be read; give at least 1".to_owned());
+        }
+        self.max_depth = Some(max_depth);
         self
     }
 
@@ -478,7 +492,10 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
             return Err(BuildError { problems });
         }
         let key = self.tag.map(|k| Arc::from(crate::registry::intern(&k)));
-        let registry = Registry::build(&self.name, key, self.subtypes, position);
+        let mut registry = Registry::build(&self.name, key, self.subtypes, position);
+        if let Some(max_depth) = self.max_depth {
+            registry.set_max_depth(max_depth);
+        }
         debug_assert!(registry.problems().is_empty(), "{:?}", registry.problems());
         Ok(Profile {
             registry: Arc::new(registry),

@@ -100,6 +100,7 @@ pub struct Registry<T: ?Sized + 'static> {
     /// subtypes, two fallbacks); collisions only refuse their own tag.
     fatal: Option<String>,
     position: TagPosition,
+    max_depth: u32,
 }
 
 /// Where the tag goes when a value is written.
@@ -190,6 +191,7 @@ impl<T: ?Sized + 'static> Registry<T> {
     pub fn from_entries<'a>(
         name: &str,
         key: Option<&'static str>,
+        max_depth: u32,
         entries: impl IntoIterator<Item = &'a Entry<T>>,
     ) -> Self {
         let mut subtypes: Vec<Subtype_<T>> = entries
@@ -206,6 +208,7 @@ impl<T: ?Sized + 'static> Registry<T> {
         subtypes.sort_by(|a, b| (a.type_name, &a.tag).cmp(&(b.type_name, &b.tag)));
         let mut out = Registry::build(name, key.map(Arc::from), subtypes, TagPosition::First);
         out.static_key = key;
+        out.max_depth = max_depth;
         if out.entries.is_empty() {
             let problem = format!(
                 "no subtypes are registered for {name} (none were found at run time; inventory registers nothing on platforms without static constructors)"
@@ -239,6 +242,7 @@ impl<T: ?Sized + 'static> Registry<T> {
             problems: Vec::new(),
             fatal: None,
             position,
+            max_depth: crate::buffer::DEFAULT_MAX_DEPTH,
         };
         for (index, entry) in entries.into_iter().enumerate() {
             let index = index as u32;
@@ -302,6 +306,14 @@ impl<T: ?Sized + 'static> Registry<T> {
             OwnedLiteral::U64(v) => Literal::U64(*v),
             OwnedLiteral::Bool(v) => Literal::Bool(*v),
         });
+    }
+
+    pub(crate) fn set_max_depth(&mut self, max_depth: u32) {
+        self.max_depth = max_depth;
+    }
+
+    pub(crate) fn max_depth_value(&self) -> u32 {
+        self.max_depth
     }
 
     pub(crate) fn key_string(&self) -> Option<String> {
@@ -450,6 +462,10 @@ impl<'de, T: ?Sized + 'static> Subtypes<'de> for &Registry<T> {
 
     fn erased(&self) -> bool {
         true
+    }
+
+    fn max_depth(&self) -> u32 {
+        self.max_depth
     }
 
     fn build<P>(&self, index: u32, payload: P) -> Result<Box<T>, <P as Deserializer<'de>>::Error>

@@ -9,7 +9,7 @@ use serde::de::{
     self, Deserialize, Deserializer, EnumAccess, MapAccess, SeqAccess, Unexpected, Visitor,
 };
 
-use crate::buffer::{Buffer, Recorder, DEFAULT_MAX_DEPTH};
+use crate::buffer::{Buffer, Recorder};
 use serde::ser::{Serialize, Serializer};
 
 /// How many tags an error message lists before it says "and N more".
@@ -270,7 +270,7 @@ impl<'de, L: Lookup> TagVisitor<'_, 'de, L> {
             Some(index) if table.is_nested(index) => {
                 // The nested child reads the tag again: keep the value.
                 if let Some(sink) = self.sink {
-                    record(sink.buf.recorder(DEFAULT_MAX_DEPTH))?;
+                    record(sink.buf.recorder(crate::buffer::remaining()))?;
                 }
                 Ok(Some(index))
             }
@@ -286,7 +286,7 @@ impl<'de, L: Lookup> TagVisitor<'_, 'de, L> {
     ) -> Result<Option<u32>, E> {
         match self.sink {
             Some(sink) if sink.fallback => {
-                record(sink.buf.recorder(DEFAULT_MAX_DEPTH))?;
+                record(sink.buf.recorder(crate::buffer::remaining()))?;
                 Ok(None)
             }
             _ => Err(error()),
@@ -430,7 +430,7 @@ where
         }
         Some(sink) => {
             let start = sink.buf.len();
-            sink.buf.record(deserializer, DEFAULT_MAX_DEPTH)?;
+            sink.buf.record(deserializer, crate::buffer::remaining())?;
             let mut reader = sink.buf.reader_at(start);
             let value = reader.next_value::<de::value::Error>(sink.human_readable);
             Ok(K::deserialize(value).ok().and_then(|k| lookup(&k)))

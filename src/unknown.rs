@@ -5,7 +5,7 @@ use core::fmt;
 use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
 use serde::ser::{Serialize, Serializer};
 
-use crate::buffer::{Buffer, RecordSeed, DEFAULT_MAX_DEPTH};
+use crate::buffer::{Buffer, RecordSeed};
 
 /// The newtype name through which the dispatch engine recognises an
 /// `Unknown` and tells it which key is the tag; serde_json's `RawValue` uses
@@ -154,7 +154,7 @@ impl<'de> Visitor<'de> for UnknownVisitor {
         let mut first = true;
         loop {
             let key_at = buf.len();
-            let seed = RecordSeed(buf.recorder(DEFAULT_MAX_DEPTH));
+            let seed = RecordSeed(buf.recorder(crate::buffer::remaining()));
             if map.next_key_seed(seed)?.is_none() {
                 break;
             }
@@ -162,7 +162,7 @@ impl<'de> Visitor<'de> for UnknownVisitor {
                 buf.truncate(key_at);
                 tag_key = Some(map.next_value::<String>()?);
             } else {
-                map.next_value_seed(RecordSeed(buf.recorder(DEFAULT_MAX_DEPTH)))?;
+                map.next_value_seed(RecordSeed(buf.recorder(crate::buffer::remaining())))?;
                 count += 1;
             }
             first = false;

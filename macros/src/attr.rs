@@ -9,7 +9,7 @@ use syn::{Expr, ExprLit, ExprUnary, Lit, LitStr, UnOp};
 use crate::case::{RenameRule, RULES};
 use crate::ctx::Ctxt;
 
-const CONTAINER_KEYS: &str = "`tag`, `tag_type`, `rename_all`, `first_match`";
+const CONTAINER_KEYS: &str = "`tag`, `tag_type`, `rename_all`, `first_match`, `max_depth`";
 const VARIANT_KEYS: &str = "`name`, `alias`, `fallback`, `when_field`, `nested`";
 const IMPL_KEYS: &str = "`name`, `fallback`, `when_field`";
 
@@ -65,6 +65,9 @@ pub struct ContainerAttrs {
     /// `first_match`: in presence mode, when several variants match, the
     /// first declared wins instead of an ambiguity error.
     pub first_match: Option<Spanned<()>>,
+    /// `max_depth = 500`: how deeply values may nest (default 128, as
+    /// serde_json); deeper input is an error, never a stack overflow.
+    pub max_depth: Option<Spanned<u32>>,
     /// Whether an unknown key was reported, so checks of missing keys stay quiet.
     pub had_unknown_key: bool,
 }
@@ -86,6 +89,17 @@ impl ContainerAttrs {
                 let ty: syn::Type = meta.value()?.parse()?;
                 let tokens = ty.to_token_stream();
                 set_once(cx, &meta, &mut out.tag_type, ty, tokens);
+            } else if meta.path.is_ident("max_depth") {
+                let lit: syn::LitInt = meta.value()?.parse()?;
+                match lit.base10_parse::<u32>() {
+                    Ok(n) if n > 0 => {
+                        set_once(cx, &meta, &mut out.max_depth, n, lit.to_token_stream())
+                    }
+                    _ => cx.error_spanned_by(
+                        &lit,
+                        "`max_depth` takes a whole number from 1 to 4294967295; e.g. `max_depth = 500`",
+                    ),
+                }
             } else if meta.path.is_ident("first_match") {
                 let tokens = meta.path.to_token_stream();
                 set_once(cx, &meta, &mut out.first_match, (), tokens);

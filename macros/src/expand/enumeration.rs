@@ -152,6 +152,7 @@ fn generate(cont: &Container) -> TokenStream {
     };
     let first_match = cont.attrs.first_match.is_some();
     let has_nested = cont.variants.iter().any(|v| v.is_nested());
+    let max_depth = cont.attrs.max_depth.as_ref().map_or(128, |d| d.value);
     let is_nested_call = if has_nested {
         quote!(__is_nested(index))
     } else {
@@ -229,6 +230,7 @@ fn generate(cont: &Container) -> TokenStream {
                 const FIELDS: &'static [&'static str] = &[#(#presence_fields),*];
                 const FIRST_MATCH: bool = #first_match;
                 const NESTED: bool = #has_nested;
+                const MAX_DEPTH: u32 = #max_depth;
 
                 #[inline]
                 fn is_nested(index: u32) -> bool {

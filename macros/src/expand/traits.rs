@@ -32,6 +32,7 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
         None => quote!(::core::option::Option::None),
     };
     let private = quote!(::json_subtypes::__private);
+    let max_depth = attrs.max_depth.as_ref().map_or(128, |d| d.value);
     quote! {
         #item
 
@@ -59,6 +60,7 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                         #private::Registry::from_entries(
                             #name,
                             #key,
+                            #max_depth,
                             #private::inventory::iter::<__Registration>
                                 .into_iter()
                                 .map(|__r| &__r.0),
