@@ -1,0 +1,167 @@
+//! Memory: with the tag first nothing of the rest is buffered; with the tag
+//! later the buffered prefix stays within 8x its input size. Measured with a
+//! counting allocator (this test binary's global allocator).
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::Mutex;
+
+use json_subtypes::json_subtypes;
+use rstest::rstest;
+use serde::{Deserialize, Serialize};
+
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+static COUNT: AtomicUsize = AtomicUsize::new(0);
+/// The measurements share the counters: one at a time.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+thread_local! {
+    /// Only the measuring thread counts, not the test harness around it.
+    static MEASURING: Cell<bool> = const { Cell::new(false) };
+}
+
+fn counting() -> bool {
+    MEASURING.try_with(Cell::get).unwrap_or(false)
+}
+
+fn grew(by: usize) {
+    if !counting() {
+        return;
+    }
+    let live = LIVE.fetch_add(by, Relaxed) + by;
+    PEAK.fetch_max(live, Relaxed);
+}
+
+fn shrank(by: usize) {
+    if counting() {
+        LIVE.fetch_sub(by, Relaxed);
+    }
+}
+
+// SAFETY: every call is forwarded to `System` unchanged; we only count.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        if counting() {
+            COUNT.fetch_add(1, Relaxed);
+        }
+        grew(layout.size());
+        System.alloc(layout)
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        shrank(layout.size());
+        System.dealloc(ptr, layout)
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        if counting() {
+            COUNT.fetch_add(1, Relaxed);
+        }
+        if new_size > layout.size() {
+            grew(new_size - layout.size());
+        } else {
+            shrank(layout.size() - new_size);
+        }
+        System.realloc(ptr, layout, new_size)
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+/// (allocations, peak bytes above the start) while `f` runs.
+fn measure<R>(f: impl FnOnce() -> R) -> (usize, usize, R) {
+    LIVE.store(0, Relaxed);
+    PEAK.store(0, Relaxed);
+    COUNT.store(0, Relaxed);
+    MEASURING.with(|m| m.set(true));
+    let out = f();
+    MEASURING.with(|m| m.set(false));
+    (COUNT.load(Relaxed), PEAK.load(Relaxed), out)
+}
+
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+struct Small {
+    n: u32,
+}
+
+#[json_subtypes(tag = "type")]
+#[derive(Debug, PartialEq)]
+enum Tagged {
+    Small(Small),
+}
+
+#[test]
+fn tag_first_buffers_nothing_of_the_rest() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let big = "x".repeat(1 << 20);
+    let body = format!(r#""n":1,"junk":"{big}","more":[{{"a":[1,2,3]}}]"#);
+    let plain = format!("{{{body}}}");
+    let tagged = format!(r#"{{"type":"Small",{body}}}"#);
+    let (plain_allocs, plain_peak, _) = measure(|| serde_json::from_str::<Small>(&plain).unwrap());
+    let (allocs, peak, value) = measure(|| serde_json::from_str::<Tagged>(&tagged).unwrap());
+    assert_eq!(value, Tagged::Small(Small { n: 1 }));
+    // serde_json itself may allocate a little to skip nested values; we add
+    // nothing, however large the rest is.
+    assert_eq!(
+        (allocs, peak),
+        (plain_allocs, plain_peak),
+        "a 1 MB unknown field after the tag"
+    );
+    assert!(peak < 1024, "{peak}");
+}
+
+#[test]
+fn tag_first_allocates_what_the_plain_struct_does() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    #[derive(Serialize, Deserialize)]
+    struct Owned {
+        #[allow(dead_code)]
+        s: String,
+    }
+    #[json_subtypes(tag = "type")]
+    enum OwnedTagged {
+        #[allow(dead_code)]
+        Owned(Owned),
+    }
+    let (plain, _, _) = measure(|| serde_json::from_str::<Owned>(r#"{"s":"abc"}"#).unwrap());
+    let (ours, _, _) =
+        measure(|| serde_json::from_str::<OwnedTagged>(r#"{"type":"Owned","s":"abc"}"#).unwrap());
+    assert_eq!(ours, plain);
+}
+
+fn prefix(shape: &str, n: usize) -> String {
+    let items: Vec<String> = (0..n)
+        .map(|i| match shape {
+            "zeros" => "0".to_owned(),
+            "nested" => "[0]".to_owned(),
+            "objects" => r#"{"":0}"#.to_owned(),
+            "strings" => format!(r#""{}""#, "s".repeat(1000 + i % 7)),
+            "escaped" => format!(r#""{}\n""#, "e".repeat(1000 + i % 7)),
+            other => unreachable!("{other}"),
+        })
+        .collect();
+    format!("[{}]", items.join(","))
+}
+
+#[rstest]
+fn tag_last_buffers_at_most_8x_its_input(
+    #[values("zeros", "nested", "objects", "strings", "escaped")] shape: &str,
+    #[values(1_000, 100_000)] n: usize,
+) {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let value = prefix(shape, n);
+    let text = format!(r#"{{"junk":{value},"n":1,"type":"Small"}}"#);
+    let (_, peak, out) = measure(|| serde_json::from_str::<Tagged>(&text).unwrap());
+    assert_eq!(out, Tagged::Small(Small { n: 1 }));
+    let ratio = peak as f64 / value.len() as f64;
+    assert!(
+        ratio <= 8.0,
+        "{shape} x{n}: peak {peak} bytes for {} bytes of input ({ratio:.2}x)",
+        value.len()
+    );
+}
