@@ -107,10 +107,10 @@ fn tag_first_buffers_nothing_of_the_rest() {
     assert_eq!(value, Tagged::Small(Small { n: 1 }));
     // serde_json itself may allocate a little to skip nested values; we add
     // nothing, however large the rest is.
-    assert_eq!(
-        (allocs, peak),
-        (plain_allocs, plain_peak),
-        "a 1 MB unknown field after the tag"
+    assert!(
+        allocs <= plain_allocs && peak <= plain_peak,
+        "a 1 MB unknown field after the tag: {allocs} allocations, peak {peak} bytes \
+         (plain struct: {plain_allocs}, {plain_peak})"
     );
     assert!(peak < 1024, "{peak}");
 }
