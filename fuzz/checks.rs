@@ -1,0 +1,171 @@
+//! The properties the fuzz targets check, shared with the stable test that
+//! replays the minimized corpus (`tests/test_fuzz_corpus.rs`). Every check
+//! takes arbitrary bytes: it must never panic except on a real violation.
+
+use json_subtypes::{json_subtypes, Profile, Unknown};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Dog {
+    pub name: String,
+    #[serde(default)]
+    pub age: Option<u8>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Cat {
+    pub lives: i64,
+    #[serde(default)]
+    pub tags: Vec<String>,
+}
+
+#[json_subtypes(tag = "type")]
+#[derive(Debug, Clone, PartialEq)]
+pub enum Animal {
+    #[json_subtypes(name = "dog", alias = "d")]
+    Dog(Dog),
+    #[json_subtypes(name = 2)]
+    Cat(Cat),
+    #[json_subtypes(name = true)]
+    Bird { wings: u8 },
+    #[json_subtypes(name = "fish")]
+    Fish,
+    #[json_subtypes(fallback)]
+    Other(Unknown),
+}
+
+/// serde's internally tagged twin of the known variants, for the
+/// differential check.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type")]
+pub enum SerdeAnimal {
+    #[serde(rename = "dog", alias = "d")]
+    Dog(Dog),
+    #[serde(rename = "fish")]
+    Fish,
+}
+
+#[json_subtypes(tag = "type")]
+#[derive(Debug, Clone, PartialEq)]
+pub enum StrictAnimal {
+    #[json_subtypes(name = "dog", alias = "d")]
+    Dog(Dog),
+    #[json_subtypes(name = "fish")]
+    Fish,
+}
+
+#[json_subtypes(tag = "type")]
+pub trait Pet: std::fmt::Debug {
+    fn name(&self) -> String;
+}
+
+#[json_subtypes(name = "dog")]
+impl Pet for Dog {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+}
+
+#[json_subtypes(name = 2)]
+impl Pet for Cat {
+    fn name(&self) -> String {
+        format!("cat with {} lives", self.lives)
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct OtherPet(pub Unknown);
+
+#[json_subtypes(fallback)]
+impl Pet for OtherPet {
+    fn name(&self) -> String {
+        "?".to_owned()
+    }
+}
+
+/// Reading, and for what reads, writing and reading back to the same value.
+pub fn check_enum(data: &[u8]) {
+    if let Ok(value) = serde_json::from_slice::<Animal>(data) {
+        let text = serde_json::to_vec(&value).expect("a value read must be writable");
+        let back: Animal = serde_json::from_slice(&text).expect("what we write must read");
+        assert_eq!(
+            back,
+            value,
+            "round trip of {}",
+            String::from_utf8_lossy(&text)
+        );
+    }
+}
+
+pub fn check_trait_object(data: &[u8]) {
+    if let Ok(value) = serde_json::from_slice::<Box<dyn Pet>>(data) {
+        let text = serde_json::to_string(&value).expect("a value read must be writable");
+        let back: Box<dyn Pet> = serde_json::from_str(&text).expect("what we write must read");
+        assert_eq!(serde_json::to_string(&back).unwrap(), text);
+        assert_eq!(back.name(), value.name());
+    }
+}
+
+pub fn profile() -> Profile<dyn Pet> {
+    Profile::<dyn Pet>::builder()
+        .tag("kind")
+        .subtype::<Dog>("dog")
+        .subtype::<Cat>(-2)
+        .fallback::<OtherPet>()
+        .build()
+        .unwrap()
+}
+
+pub fn check_profile(profile: &Profile<dyn Pet>, data: &[u8]) {
+    if let Ok(value) = profile.from_slice(data) {
+        let text = profile
+            .to_string(&*value)
+            .expect("a value read must be writable");
+        let back = profile.from_str(&text).expect("what we write must read");
+        assert_eq!(profile.to_string(&*back).unwrap(), text);
+    }
+}
+
+/// `Unknown` keeps what it reads: written back, it reads as the same thing,
+/// and it agrees with `serde_json::Value` on the content.
+pub fn check_unknown(data: &[u8]) {
+    if let Ok(unknown) = serde_json::from_slice::<Unknown>(data) {
+        let text = serde_json::to_vec(&unknown).expect("an Unknown read must be writable");
+        let back: Unknown = serde_json::from_slice(&text).expect("what we write must read");
+        assert_eq!(back, unknown);
+        let ours: serde_json::Value = serde_json::from_slice(&text).unwrap();
+        if let Ok(theirs) = serde_json::from_slice::<serde_json::Value>(data) {
+            // Value keeps the last of duplicate keys, Unknown every entry.
+            let keys = unknown.keys().collect::<Vec<_>>();
+            let unique: std::collections::BTreeSet<_> = keys.iter().collect();
+            if unique.len() == keys.len() {
+                assert_eq!(ours, theirs);
+            }
+        }
+    }
+}
+
+/// Ours against serde's internally tagged enum on the same bytes: both read
+/// the same value or both refuse. serde keeps the last of duplicate keys
+/// where we refuse a second tag, so inputs with duplicate tags are skipped.
+pub fn check_differential(data: &[u8]) {
+    let ours = serde_json::from_slice::<StrictAnimal>(data);
+    let theirs = serde_json::from_slice::<SerdeAnimal>(data);
+    match (&ours, &theirs) {
+        (Ok(a), Ok(b)) => {
+            let a = serde_json::to_string(a).unwrap();
+            let b = serde_json::to_string(b).unwrap();
+            assert_eq!(a, b);
+        }
+        (Err(_), Err(_)) => {}
+        (Err(e), Ok(_)) if e.to_string().starts_with("duplicate field") => {}
+        // serde reads a key that is not a string (from an escape it cannot
+        // decode) or a field twice differently; only ours refusing a
+        // duplicate is a known, documented difference.
+        _ => panic!(
+            "{}: ours {ours:?}, serde {theirs:?}",
+            String::from_utf8_lossy(data)
+        ),
+    }
+}

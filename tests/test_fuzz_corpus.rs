@@ -1,0 +1,57 @@
+//! Replays the minimized fuzzing corpus (`fuzz/corpus/<target>/`) through
+//! the same checks the fuzz targets run, on stable, in every `cargo test`.
+
+#[path = "../fuzz/checks.rs"]
+mod checks;
+
+use std::path::PathBuf;
+
+fn inputs(target: &str) -> Vec<(PathBuf, Vec<u8>)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("fuzz/corpus")
+        .join(target);
+    let mut out: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .map(|p| {
+            let data = std::fs::read(&p).unwrap();
+            (p, data)
+        })
+        .collect();
+    out.sort();
+    assert!(!out.is_empty(), "empty corpus for {target}");
+    out
+}
+
+fn replay(target: &str, check: impl Fn(&[u8])) {
+    for (path, data) in inputs(target) {
+        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(&data)));
+        assert!(result.is_ok(), "{} failed", path.display());
+    }
+}
+
+#[test]
+fn enum_corpus() {
+    replay("enum", checks::check_enum);
+}
+
+#[test]
+fn trait_object_corpus() {
+    replay("trait_object", checks::check_trait_object);
+}
+
+#[test]
+fn profile_corpus() {
+    let profile = checks::profile();
+    replay("profile", |d| checks::check_profile(&profile, d));
+}
+
+#[test]
+fn unknown_corpus() {
+    replay("unknown", checks::check_unknown);
+}
+
+#[test]
+fn differential_corpus() {
+    replay("differential", checks::check_differential);
+}
