@@ -99,6 +99,15 @@ const SOME: u8 = 21;
 const NEWTYPE: u8 = 22;
 const SEQ: u8 = 23;
 const MAP: u8 = 24;
+/// A number serde_json's `arbitrary_precision` handed over as its digits.
+const NUMBER: u8 = 25;
+
+/// serde_json's `arbitrary_precision` hands numbers over as a one-entry map
+/// with this key; its `raw_value` asks for raw JSON with the newtype name.
+/// Both are private to serde_json but stable, and serde_json's own `Value`
+/// handles them the same way.
+pub(crate) const NUMBER_TOKEN: &str = "$serde_json::private::Number";
+const RAW_TOKEN: &str = "$serde_json::private::RawValue";
 // Containers are followed by `end` (the offset just past their last element)
 // and `count`, as fixed `u32`s patched when the container closes.
 
@@ -198,6 +207,13 @@ impl<'de> Buffer<'de> {
         put_slice_ref(&mut self.code, v);
     }
 
+    /// An arbitrary-precision number by its digits (see `NUMBER_TOKEN`).
+    pub(crate) fn push_number(&mut self, digits: &str) {
+        self.code.push(NUMBER);
+        put_varint(&mut self.code, digits.len() as u64);
+        self.code.extend_from_slice(digits.as_bytes());
+    }
+
     pub(crate) fn push_u64(&mut self, v: u64) {
         self.code.push(U64);
         put_varint(&mut self.code, v);
@@ -294,6 +310,29 @@ impl<'b, 'de> Recorder<'b, 'de> {
         self.code().push(kind);
         self.code().extend_from_slice(&[0; 8]);
         at
+    }
+
+    /// Records an arbitrary-precision number by its digits.
+    pub(crate) fn number(self, digits: &str) {
+        self.buf.push_number(digits);
+    }
+
+    /// Turns the map recorded at `at` into a `NUMBER` if it is serde_json's
+    /// arbitrary-precision number, so it replays as a number.
+    fn as_number(&mut self, at: usize) {
+        let key = at + 9;
+        if self.buf.str_at(key) != Some(NUMBER_TOKEN) {
+            return;
+        }
+        let mut r = self.buf.reader_at(key);
+        r.skip();
+        let Some(digits) = self.buf.str_at(r.pos).map(str::to_owned) else {
+            return;
+        };
+        self.buf.code.truncate(at);
+        self.code().push(NUMBER);
+        put_varint(self.code(), digits.len() as u64);
+        self.code().extend_from_slice(digits.as_bytes());
     }
 
     fn close<E: de::Error>(&mut self, at: usize, count: u64) -> Result<(), E> {
@@ -468,7 +507,11 @@ impl<'de> Visitor<'de> for Recorder<'_, 'de> {
             map.next_value_seed(RecordSeed(self.nested()?))?;
             count += 1;
         }
-        self.close(at, count)
+        self.close(at, count)?;
+        if count == 1 {
+            self.as_number(at);
+        }
+        Ok(())
     }
 
     fn visit_enum<A>(self, data: A) -> Result<(), A::Error>
@@ -587,7 +630,7 @@ impl<'a, 'de> Reader<'a, 'de> {
             STR_BORROWED | BYTES_BORROWED => {
                 self.borrowed();
             }
-            STR_OWNED | BYTES_OWNED => {
+            STR_OWNED | BYTES_OWNED | NUMBER => {
                 self.owned();
             }
             SOME | NEWTYPE => self.skip(),
@@ -632,6 +675,7 @@ impl<'r, 'a, 'de, E: de::Error> Replay<'r, 'a, 'de, E> {
             UNIT => Unexpected::Unit,
             NONE | SOME => Unexpected::Option,
             NEWTYPE => Unexpected::NewtypeStruct,
+            NUMBER => Unexpected::Other("number"),
             SEQ => Unexpected::Seq,
             MAP => Unexpected::Map,
             code => unreachable_code(code),
@@ -699,12 +743,22 @@ impl<'de, E: de::Error> Deserializer<'de> for Replay<'_, '_, 'de, E> {
 
     fn deserialize_newtype_struct<V>(
         self,
-        _name: &'static str,
+        name: &'static str,
         visitor: V,
     ) -> Result<V::Value, Self::Error>
     where
         V: Visitor<'de>,
     {
+        if name == RAW_TOKEN {
+            // serde_json's `RawValue`: the buffered value written back as
+            // JSON text (owned: a borrowed `&RawValue` cannot be had once
+            // buffered, as with serde's own buffering).
+            let start = self.reader.step();
+            let text = serde_json::to_string(&self.reader.buf.emit_at(start))
+                .map_err(de::Error::custom)?;
+            let entry = core::iter::once((RAW_TOKEN, text));
+            return visitor.visit_map(de::value::MapDeserializer::<_, E>::new(entry));
+        }
         if self.reader.peek() == NEWTYPE {
             self.reader.pos += 1;
         }
@@ -763,12 +817,36 @@ impl<'de, E: de::Error> Deserializer<'de> for Replay<'_, '_, 'de, E> {
         self.human_readable
     }
 
+    numbers! {
+        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
+        deserialize_f32 deserialize_f64
+    }
+
     serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bool char str string
         bytes byte_buf unit unit_struct seq tuple
         tuple_struct map struct identifier
     }
 }
+
+/// Numbers recorded from serde_json's `arbitrary_precision` are parsed when
+/// a primitive is asked for; everything else replays as recorded.
+macro_rules! numbers {
+    ($($method:ident)*) => {
+        $(
+            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+                if self.reader.peek() == NUMBER {
+                    self.reader.pos += 1;
+                    let digits = owned_str(self.reader);
+                    return replay_number(digits, visitor);
+                }
+                self.deserialize_any(visitor)
+            }
+        )*
+    };
+}
+use numbers;
 
 fn replay_any<'de, V, E>(
     reader: &mut Reader<'_, 'de>,
@@ -845,7 +923,42 @@ where
             reader.pos -= 1;
             replay_map(reader, human_readable, visitor, None)
         }
+        NUMBER => {
+            // As serde_json hands it over, so `Number` and `Value` keep it.
+            let digits = owned_str(reader);
+            let entry = core::iter::once((NUMBER_TOKEN, digits));
+            visitor.visit_map(de::value::MapDeserializer::<_, E>::new(entry))
+        }
         code => unreachable_code(code),
+    }
+}
+
+fn owned_str<'a>(reader: &mut Reader<'a, '_>) -> &'a str {
+    match core::str::from_utf8(reader.owned()) {
+        Ok(s) => s,
+        Err(_) => unreachable_code(STR_OWNED),
+    }
+}
+
+/// A recorded arbitrary-precision number asked for as a primitive: parsed
+/// as serde_json itself would.
+fn replay_number<'de, V: Visitor<'de>, E: de::Error>(
+    digits: &str,
+    visitor: V,
+) -> Result<V::Value, E> {
+    if let Ok(v) = digits.parse::<u64>() {
+        visitor.visit_u64(v)
+    } else if let Ok(v) = digits.parse::<i64>() {
+        visitor.visit_i64(v)
+    } else if let Ok(v) = digits.parse::<u128>() {
+        visitor.visit_u128(v)
+    } else if let Ok(v) = digits.parse::<i128>() {
+        visitor.visit_i128(v)
+    } else {
+        match digits.parse::<f64>() {
+            Ok(v) => visitor.visit_f64(v),
+            Err(_) => Err(E::invalid_value(Unexpected::Str(digits), &"a number")),
+        }
     }
 }
 
@@ -1166,6 +1279,24 @@ impl serde::Serialize for Emit<'_, '_> {
             },
             BYTES_BORROWED => s.serialize_bytes(r.borrowed()),
             BYTES_OWNED => s.serialize_bytes(r.owned()),
+            NUMBER => {
+                let digits = owned_str(&mut r);
+                // Plain integers as integers, for every format; anything
+                // else (`-0`, `1.50`, beyond 64 bits) exactly as read.
+                let exact = |v: &dyn fmt::Display| v.to_string() == digits;
+                if let Some(v) = digits.parse::<u64>().ok().filter(|v| exact(v)) {
+                    s.serialize_u64(v)
+                } else if let Some(v) = digits.parse::<i64>().ok().filter(|v| exact(v)) {
+                    s.serialize_i64(v)
+                } else {
+                    // serde_json (with `arbitrary_precision`) writes the
+                    // digits as they were.
+                    use serde::ser::SerializeStruct;
+                    let mut number = s.serialize_struct(NUMBER_TOKEN, 1)?;
+                    number.serialize_field(NUMBER_TOKEN, digits)?;
+                    number.end()
+                }
+            }
             UNIT => s.serialize_unit(),
             NONE => s.serialize_none(),
             SOME => s.serialize_some(&child(&mut r)),

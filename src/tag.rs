@@ -9,7 +9,7 @@ use serde::de::{
     self, Deserialize, Deserializer, EnumAccess, MapAccess, SeqAccess, Unexpected, Visitor,
 };
 
-use crate::buffer::{Buffer, Recorder};
+use crate::buffer::{Buffer, RecordSeed, Recorder, NUMBER_TOKEN};
 use serde::ser::{Serialize, Serializer};
 
 /// How many tags an error message lists before it says "and N more".
@@ -259,6 +259,38 @@ pub(crate) struct TagVisitor<'a, 'de, L> {
 }
 
 impl<'de, L: Lookup> TagVisitor<'_, 'de, L> {
+    /// A number given by its digits: matched as serde_json would read it.
+    fn number<E: de::Error>(self, digits: &str) -> Result<Option<u32>, E> {
+        let found = if let Ok(v) = digits.parse::<u64>() {
+            Found::U64(v)
+        } else if let Ok(v) = digits.parse::<i64>() {
+            Found::I64(v)
+        } else if let Ok(v) = digits.parse::<u128>() {
+            Found::U128(v)
+        } else if let Ok(v) = digits.parse::<i128>() {
+            Found::I128(v)
+        } else {
+            match digits.parse::<f64>() {
+                Ok(v) => Found::Float(v),
+                Err(_) => return Err(E::invalid_value(Unexpected::Str(digits), &"a number")),
+            }
+        };
+        // Written back as read: an integer tag keeps its exact digits.
+        let exact = matches!(found, Found::U64(_) | Found::I64(_)) && found.to_string() == digits;
+        self.found(found, |r| {
+            if exact {
+                match found {
+                    Found::U64(v) => r.visit_u64(v),
+                    Found::I64(v) => r.visit_i64(v),
+                    _ => Ok(()),
+                }
+            } else {
+                r.number(digits);
+                Ok(())
+            }
+        })
+    }
+
     #[inline]
     fn found<E: de::Error>(
         self,
@@ -397,12 +429,61 @@ impl<'de, L: Lookup> Visitor<'de> for TagVisitor<'_, 'de, L> {
         self.wrong_kind(Unexpected::Seq, |r| r.visit_seq(seq))
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Option<u32>, A::Error> {
-        self.wrong_kind(Unexpected::Map, |r| r.visit_map(map))
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<u32>, A::Error> {
+        // serde_json's `arbitrary_precision` hands every number over as a
+        // one-entry map; look at the first key before calling it a map.
+        let mut first = Buffer::new();
+        let has_key = map
+            .next_key_seed(RecordSeed(first.recorder(crate::buffer::remaining())))?
+            .is_some();
+        if has_key && first.str_at(0) == Some(NUMBER_TOKEN) {
+            let digits: String = map.next_value()?;
+            return self.number(&digits);
+        }
+        let human_readable = self.sink.as_ref().is_some_and(|s| s.human_readable);
+        self.wrong_kind(Unexpected::Map, |r| {
+            r.visit_map(Resumed {
+                first: has_key.then_some(first),
+                human_readable,
+                map,
+            })
+        })
     }
 
     fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Option<u32>, A::Error> {
         self.wrong_kind(Unexpected::Enum, |r| r.visit_enum(data))
+    }
+}
+
+/// A map whose first key was already read (into `first`), handed on whole.
+struct Resumed<'de, A> {
+    first: Option<Buffer<'de>>,
+    human_readable: bool,
+    map: A,
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for Resumed<'de, A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        match self.first.take() {
+            Some(first) => {
+                let mut reader = first.reader_at(0);
+                seed.deserialize(reader.next_value::<A::Error>(self.human_readable))
+                    .map(Some)
+            }
+            None => self.map.next_key_seed(seed),
+        }
+    }
+
+    fn next_value_seed<V: de::DeserializeSeed<'de>>(
+        &mut self,
+        seed: V,
+    ) -> Result<V::Value, A::Error> {
+        self.map.next_value_seed(seed)
     }
 }
 

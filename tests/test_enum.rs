@@ -129,6 +129,10 @@ fn round_trips() {
     }
 }
 
+/// serde's own buffer cannot hold serde_json's arbitrary-precision numbers
+/// (serde-rs/serde#1183): with that feature on, the twin is no reference.
+const SERDE_BUFFERS_NUMBERS: bool = !cfg!(feature = "arbitrary_precision");
+
 /// Moves the tag entry of a serialized object to position `at` (clamped).
 fn move_tag(object: &serde_json::Value, at: usize) -> String {
     let map = object.as_object().unwrap();
@@ -153,9 +157,11 @@ fn reads_like_serde_in_every_tag_position(#[values(0, 1, 2, 99)] at: usize) {
         let value = serde_json::to_value(&animal).unwrap();
         let text = move_tag(&value, at);
         let ours: Animal = serde_json::from_str(&text).unwrap();
-        let theirs: SerdeAnimal = serde_json::from_str(&text).unwrap();
-        assert_eq!(twin(&ours), theirs, "{text}");
         assert_eq!(ours, animal, "{text}");
+        if SERDE_BUFFERS_NUMBERS {
+            let theirs: SerdeAnimal = serde_json::from_str(&text).unwrap();
+            assert_eq!(twin(&ours), theirs, "{text}");
+        }
     }
 }
 
@@ -186,6 +192,9 @@ fn reads_like_serde_in_every_tag_position(#[values(0, 1, 2, 99)] at: usize) {
 fn accepts_and_rejects_like_serde(#[case] text: &str) {
     let ours = serde_json::from_str::<Animal>(text);
     let theirs = serde_json::from_str::<SerdeAnimal>(text);
+    if !SERDE_BUFFERS_NUMBERS && ours.is_ok() {
+        return;
+    }
     match (&ours, &theirs) {
         (Ok(a), Ok(b)) => assert_eq!(&twin(a), b),
         (Err(_), Err(_)) => {}
@@ -226,7 +235,7 @@ fn accepts_and_rejects_like_serde(#[case] text: &str) {
 )]
 #[case::object_tag(
     r#"{"type":{"a":1}}"#,
-    r#"invalid type: map, expected a subtype tag in `type`, one of "Dog", "cat", "kitty", "puss", "Bird", "Fish", "Nothing" at line 1 column 9"#
+    r#"invalid type: map, expected a subtype tag in `type`, one of "Dog", "cat", "kitty", "puss", "Bird", "Fish", "Nothing" at line 1 column 12"#
 )]
 #[case::array_tag(
     r#"{"type":["Dog"]}"#,
@@ -686,6 +695,21 @@ fn u128_and_i128_within_64_bits_survive_buffering() {
 }
 
 #[test]
+#[cfg(feature = "arbitrary_precision")]
+fn wider_integers_before_the_tag_survive_with_arbitrary_precision() {
+    let text = format!(r#"{{"u":{},"i":{},"type":"Big"}}"#, u128::MAX, i128::MIN);
+    let value: Wide = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        value,
+        Wide::Big(Big {
+            u: u128::MAX,
+            i: i128::MIN
+        })
+    );
+}
+
+#[test]
+#[cfg(not(feature = "arbitrary_precision"))]
 fn wider_integers_before_the_tag_are_an_error_never_a_wrong_value() {
     // serde_json reads an integer beyond 64 bits as f64 when the target type
     // is unknown, so once buffered it can only be refused (see the docs).
