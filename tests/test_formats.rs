@@ -1,0 +1,1174 @@
+//! Every feature through formats other than JSON: serde_json, YAML
+//! (serde_norway), TOML (where the shape fits), CBOR (ciborium), MessagePack
+//! (rmp-serde with named fields), and RON for reading.
+//!
+//! One case list ([`Case`]) runs through one table of formats ([`Format`]).
+//! A case's inputs are ordered entries ([`Obj`]), so the tag's position is
+//! under our control in every format: text formats get text written by the
+//! small emitters below (never by the format's own serializer, which could
+//! reorder keys), binary formats get the entries serialized as a map in the
+//! given order ([`Ordered`]).
+//!
+//! For every case and format:
+//! - writing the value gives the same bytes as the format gives for the
+//!   entries the case says are written (tag first, or last for the profile);
+//! - the written bytes read back to the same value;
+//! - every input (tag first, tag last, ...) reads as the value;
+//! - a fallback case reads into the fallback and writes every input back
+//!   unchanged (byte for byte, in its own key order).
+//!
+//! TOML: a document is a table, so every case here is an object at top
+//! level; what TOML cannot say is `null` (no such value) and integers above
+//! `i64::MAX` (TOML integers are i64). Cases with either are skipped for
+//! TOML, each saying why (`toml: Skip(...)`). `toml` is built with
+//! `preserve_order`: without it the reader hands keys over sorted, so the tag
+//! position in the text would not be the one the engine sees.
+//!
+//! RON is read only (the issue asks for reading); a fallback read from RON is
+//! written back through serde_json and compared with the input as JSON.
+
+use std::fmt::{Debug, Write as _};
+use std::sync::OnceLock;
+
+use json_subtypes::{json_subtypes, Profile, TagPosition, Unknown};
+use rstest::rstest;
+use serde::de::DeserializeOwned;
+use serde::ser::SerializeMap;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+// ---------------------------------------------------------------------------
+// The types under test.
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Dog {
+    name: String,
+    age: u32,
+}
+
+#[json_subtypes(tag = "type")]
+#[derive(Debug, Clone, PartialEq)]
+enum Animal {
+    /// String tag, newtype variant.
+    #[json_subtypes(name = "dog")]
+    Dog(Dog),
+    /// Int tag, struct variant.
+    #[json_subtypes(name = 3)]
+    Bird { wingspan: f64, rings: Vec<u32> },
+    /// Negative int tag.
+    #[json_subtypes(name = -1)]
+    Worm { length: i64 },
+    /// An int tag beyond i64.
+    #[json_subtypes(name = 18446744073709551615)]
+    Huge,
+    /// Bool tag.
+    #[json_subtypes(name = true)]
+    Robot { model: String },
+    /// Unit variant.
+    #[json_subtypes(name = "fish")]
+    Fish,
+    /// A child with the same key: its tags are read at this level.
+    #[json_subtypes(nested)]
+    Mammal(Mammal),
+    /// A child with its own key.
+    #[json_subtypes(name = "pet")]
+    Pet(Species),
+    #[json_subtypes(fallback)]
+    Other(Unknown),
+}
+
+#[json_subtypes(tag = "type")]
+#[derive(Debug, Clone, PartialEq)]
+enum Mammal {
+    #[json_subtypes(name = "whale")]
+    Whale { tons: u32 },
+    #[json_subtypes(name = 7)]
+    Bat,
+}
+
+#[json_subtypes(tag = "species")]
+#[derive(Debug, Clone, PartialEq)]
+enum Species {
+    #[json_subtypes(name = "cat")]
+    Cat { lives: u8 },
+    #[json_subtypes(name = 2)]
+    Parrot { words: Vec<String> },
+}
+
+/// Presence mode.
+#[json_subtypes]
+#[derive(Debug, Clone, PartialEq)]
+enum Employee {
+    #[json_subtypes(when_field = "skill")]
+    Developer { name: String, skill: Option<String> },
+    #[json_subtypes(when_field = "reports", when_field = "team")]
+    Manager { name: String, reports: Vec<String> },
+    #[json_subtypes(fallback)]
+    Other(Unknown),
+}
+
+#[json_subtypes(tag = "shape")]
+trait Shape: Debug {
+    fn area(&self) -> f64;
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Circle {
+    r: f64,
+}
+
+#[json_subtypes(name = "circle")]
+impl Shape for Circle {
+    fn area(&self) -> f64 {
+        3.0 * self.r * self.r
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Square {
+    side: f64,
+}
+
+#[json_subtypes(name = 4)]
+impl Shape for Square {
+    fn area(&self) -> f64 {
+        self.side * self.side
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Dot {}
+
+#[json_subtypes(name = false)]
+impl Shape for Dot {
+    fn area(&self) -> f64 {
+        0.0
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(transparent)]
+struct OtherShape(Unknown);
+
+#[json_subtypes(fallback)]
+impl Shape for OtherShape {
+    fn area(&self) -> f64 {
+        f64::NAN
+    }
+}
+
+/// A trait object read and written through the attribute registry.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(transparent)]
+struct ShapeBox(Box<dyn Shape>);
+
+/// The same trait through a profile: another key, other tags, the tag
+/// written last.
+fn profile() -> &'static Profile<dyn Shape> {
+    static PROFILE: OnceLock<Profile<dyn Shape>> = OnceLock::new();
+    PROFILE.get_or_init(|| {
+        Profile::<dyn Shape>::builder()
+            .tag("kind")
+            .subtype::<Circle>("round")
+            .subtype::<Square>(2)
+            .subtype::<Dot>(true)
+            .fallback::<OtherShape>()
+            .tag_position(TagPosition::Last)
+            .build()
+            .unwrap()
+    })
+}
+
+/// A trait object read with `profile.deserialize` and written with
+/// `profile.serializable`.
+#[derive(Debug)]
+struct Profiled(Box<dyn Shape>);
+
+impl Serialize for Profiled {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        profile().serializable(&*self.0).serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Profiled {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        profile().deserialize(deserializer).map(Profiled)
+    }
+}
+
+// Trait objects compare by what they print.
+impl PartialEq for ShapeBox {
+    fn eq(&self, other: &Self) -> bool {
+        format!("{:?}", self.0) == format!("{:?}", other.0)
+    }
+}
+
+impl PartialEq for Profiled {
+    fn eq(&self, other: &Self) -> bool {
+        format!("{:?}", self.0) == format!("{:?}", other.0)
+    }
+}
+
+trait Subject: Serialize + DeserializeOwned + PartialEq + Debug {
+    fn is_fallback(&self) -> bool;
+}
+
+impl Subject for Animal {
+    fn is_fallback(&self) -> bool {
+        matches!(self, Animal::Other(u) if u.tag_key() == Some("type"))
+    }
+}
+
+impl Subject for Employee {
+    fn is_fallback(&self) -> bool {
+        matches!(self, Employee::Other(u) if u.tag_key().is_none())
+    }
+}
+
+impl Subject for ShapeBox {
+    fn is_fallback(&self) -> bool {
+        self.0.area().is_nan()
+    }
+}
+
+impl Subject for Profiled {
+    fn is_fallback(&self) -> bool {
+        self.0.area().is_nan()
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Inputs: ordered entries.
+
+#[derive(Debug, Clone)]
+enum V {
+    S(&'static str),
+    I(i64),
+    U(u64),
+    U128(u128),
+    I128(i128),
+    F(f64),
+    B(bool),
+    Null,
+    M(Obj),
+    A(Vec<V>),
+}
+
+type Obj = Vec<(&'static str, V)>;
+
+/// Serializes entries as a map, in the given order.
+struct Ordered<'a>(&'a [(&'static str, V)]);
+
+impl Serialize for Ordered<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.0.len()))?;
+        for (key, value) in self.0 {
+            map.serialize_entry(key, value)?;
+        }
+        map.end()
+    }
+}
+
+impl Serialize for V {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            V::S(s) => serializer.serialize_str(s),
+            V::I(i) => serializer.serialize_i64(*i),
+            V::U(u) => serializer.serialize_u64(*u),
+            V::U128(u) => serializer.serialize_u128(*u),
+            V::I128(i) => serializer.serialize_i128(*i),
+            V::F(f) => serializer.serialize_f64(*f),
+            V::B(b) => serializer.serialize_bool(*b),
+            V::Null => serializer.serialize_none(),
+            V::M(entries) => Ordered(entries).serialize(serializer),
+            V::A(items) => items.serialize(serializer),
+        }
+    }
+}
+
+/// Text emitters, one per text format. Scalars are written the way JSON
+/// writes them, which YAML, TOML and RON read the same way for the values
+/// used here.
+fn scalar(out: &mut String, value: &V, null: &str) -> bool {
+    match value {
+        V::S(s) => out.push_str(&serde_json::to_string(s).unwrap()),
+        V::I(i) => write!(out, "{i}").unwrap(),
+        V::U(u) => write!(out, "{u}").unwrap(),
+        V::U128(u) => write!(out, "{u}").unwrap(),
+        V::I128(i) => write!(out, "{i}").unwrap(),
+        V::F(f) => write!(out, "{f:?}").unwrap(),
+        V::B(b) => write!(out, "{b}").unwrap(),
+        V::Null => out.push_str(null),
+        V::M(_) | V::A(_) => return false,
+    }
+    true
+}
+
+/// JSON, compact; YAML's flow style is written the same way.
+fn json_like(out: &mut String, value: &V, null: &str, colon: &str) {
+    if scalar(out, value, null) {
+        return;
+    }
+    match value {
+        V::M(entries) => {
+            out.push('{');
+            for (i, (key, value)) in entries.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write!(out, "{}{colon}", serde_json::to_string(key).unwrap()).unwrap();
+                json_like(out, value, null, colon);
+            }
+            out.push('}');
+        }
+        V::A(items) => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                json_like(out, item, null, colon);
+            }
+            out.push(']');
+        }
+        _ => unreachable!(),
+    }
+}
+
+fn json_text(obj: &Obj) -> String {
+    let mut out = String::new();
+    json_like(&mut out, &V::M(obj.clone()), "null", ":");
+    out
+}
+
+/// RON: objects in struct syntax, `(name: "Rex", type: "dog")`, which is
+/// what RON writes for structs (and for these enums). RON's map syntax with
+/// quoted keys is refused by the engine: see `ron_map_syntax_reads_like_serdes_twin`.
+fn ron_text(obj: &Obj) -> String {
+    fn value(out: &mut String, v: &V) {
+        if scalar(out, v, "None") {
+            return;
+        }
+        match v {
+            // `()` would be RON's unit.
+            V::M(entries) if entries.is_empty() => out.push_str("{}"),
+            V::M(entries) => {
+                out.push('(');
+                for (i, (key, v)) in entries.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    write!(out, "{key}: ").unwrap();
+                    value(out, v);
+                }
+                out.push(')');
+            }
+            V::A(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    value(out, item);
+                }
+                out.push(']');
+            }
+            _ => unreachable!(),
+        }
+    }
+    let mut out = String::new();
+    value(&mut out, &V::M(obj.clone()));
+    out
+}
+
+/// YAML: a block mapping at the top, flow style below it.
+fn yaml_text(obj: &Obj) -> String {
+    if obj.is_empty() {
+        return "{}\n".into();
+    }
+    let mut out = String::new();
+    for (key, value) in obj {
+        write!(out, "{key}: ").unwrap();
+        json_like(&mut out, value, "null", ": ");
+        out.push('\n');
+    }
+    out
+}
+
+/// TOML: `key = value` lines, inline tables and arrays below them.
+fn toml_text(obj: &Obj) -> String {
+    fn value(out: &mut String, v: &V) {
+        assert!(!matches!(v, V::Null), "TOML has no null");
+        if scalar(out, v, "") {
+            return;
+        }
+        match v {
+            V::M(entries) => {
+                out.push('{');
+                for (i, (key, v)) in entries.iter().enumerate() {
+                    out.push_str(if i > 0 { ", " } else { " " });
+                    write!(out, "{key} = ").unwrap();
+                    value(out, v);
+                }
+                out.push_str(" }");
+            }
+            V::A(items) => {
+                out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    value(out, item);
+                }
+                out.push(']');
+            }
+            _ => unreachable!(),
+        }
+    }
+    let mut out = String::new();
+    for (key, v) in obj {
+        write!(out, "{key} = ").unwrap();
+        value(&mut out, v);
+        out.push('\n');
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------
+// The formats.
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Format {
+    Json,
+    Yaml,
+    Toml,
+    Cbor,
+    MsgPack,
+    /// Read only.
+    Ron,
+}
+
+impl Format {
+    fn writes(self) -> bool {
+        self != Format::Ron
+    }
+
+    fn is_text(self) -> bool {
+        !matches!(self, Format::Cbor | Format::MsgPack)
+    }
+
+    fn write<T: Serialize + ?Sized>(self, value: &T) -> Result<Vec<u8>, String> {
+        match self {
+            Format::Json => serde_json::to_vec(value).map_err(|e| e.to_string()),
+            Format::Yaml => serde_norway::to_string(value)
+                .map(String::into_bytes)
+                .map_err(|e| e.to_string()),
+            Format::Toml => toml::to_string(value)
+                .map(String::into_bytes)
+                .map_err(|e| e.to_string()),
+            Format::Cbor => {
+                let mut out = Vec::new();
+                ciborium::into_writer(value, &mut out).map_err(|e| e.to_string())?;
+                Ok(out)
+            }
+            Format::MsgPack => rmp_serde::to_vec_named(value).map_err(|e| e.to_string()),
+            Format::Ron => unreachable!("RON is read only here"),
+        }
+    }
+
+    fn read<T: DeserializeOwned>(self, bytes: &[u8]) -> Result<T, String> {
+        let text = || std::str::from_utf8(bytes).unwrap();
+        match self {
+            Format::Json => serde_json::from_slice(bytes).map_err(|e| e.to_string()),
+            Format::Yaml => serde_norway::from_str(text()).map_err(|e| e.to_string()),
+            Format::Toml => toml::from_str(text()).map_err(|e| e.to_string()),
+            Format::Cbor => ciborium::from_reader(bytes).map_err(|e| match e {
+                ciborium::de::Error::Semantic(_, message) => message,
+                other => format!("{other:?}"),
+            }),
+            Format::MsgPack => rmp_serde::from_slice(bytes).map_err(|e| e.to_string()),
+            Format::Ron => ron::from_str(text()).map_err(|e| e.to_string()),
+        }
+    }
+
+    /// An input with its keys in the given order.
+    fn input(self, obj: &Obj) -> Vec<u8> {
+        match self {
+            Format::Json => json_text(obj).into_bytes(),
+            Format::Yaml => yaml_text(obj).into_bytes(),
+            Format::Toml => toml_text(obj).into_bytes(),
+            Format::Ron => ron_text(obj).into_bytes(),
+            Format::Cbor | Format::MsgPack => self.write(&Ordered(obj)).unwrap(),
+        }
+    }
+
+    fn show(self, bytes: &[u8]) -> String {
+        if self.is_text() {
+            String::from_utf8_lossy(bytes).into_owned()
+        } else {
+            format!("{bytes:02x?}")
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// The cases.
+
+enum Toml {
+    Fits,
+    Skip(&'static str),
+}
+
+/// What a case expects to read: a value, or the fallback.
+enum Expect<T> {
+    Value(T),
+    Fallback,
+}
+
+enum Subjects {
+    Animal(Expect<Animal>),
+    Employee(Expect<Employee>),
+    Shape(Expect<ShapeBox>),
+    Profiled(Expect<Profiled>),
+}
+
+struct Case {
+    expect: Subjects,
+    /// What writing the value gives (unused for fallbacks: they write each
+    /// input back as it was).
+    written: Obj,
+    /// Inputs that read as the value, each with its own key order.
+    inputs: Vec<Obj>,
+    toml: Toml,
+}
+
+use V::*;
+
+fn animal(value: Animal, written: Obj, inputs: Vec<Obj>) -> Case {
+    Case {
+        expect: Subjects::Animal(Expect::Value(value)),
+        written,
+        inputs,
+        toml: Toml::Fits,
+    }
+}
+
+/// The written form first, then every rotation of its entries: the tag
+/// first, in the middle, last.
+fn rotations(written: &Obj) -> Vec<Obj> {
+    let mut out = Vec::new();
+    for i in 0..written.len().max(1) {
+        let mut entries = written.clone();
+        entries.rotate_left(i);
+        out.push(entries);
+    }
+    out
+}
+
+fn rotated(value: Animal, written: Obj) -> Case {
+    let inputs = rotations(&written);
+    animal(value, written, inputs)
+}
+
+fn string_tag() -> Case {
+    rotated(
+        Animal::Dog(Dog {
+            name: "Rex".into(),
+            age: 3,
+        }),
+        vec![("type", S("dog")), ("name", S("Rex")), ("age", U(3))],
+    )
+}
+
+fn int_tag() -> Case {
+    rotated(
+        Animal::Bird {
+            wingspan: 20.5,
+            rings: vec![1, 2],
+        },
+        vec![
+            ("type", U(3)),
+            ("wingspan", F(20.5)),
+            ("rings", A(vec![U(1), U(2)])),
+        ],
+    )
+}
+
+fn negative_int_tag() -> Case {
+    rotated(
+        Animal::Worm { length: -4 },
+        vec![("type", I(-1)), ("length", I(-4))],
+    )
+}
+
+fn u64_max_tag() -> Case {
+    Case {
+        toml: Toml::Skip("TOML integers are i64: u64::MAX cannot be written"),
+        ..animal(
+            Animal::Huge,
+            vec![("type", U(u64::MAX))],
+            vec![vec![("type", U(u64::MAX))]],
+        )
+    }
+}
+
+fn bool_tag() -> Case {
+    rotated(
+        Animal::Robot { model: "R2".into() },
+        vec![("type", B(true)), ("model", S("R2"))],
+    )
+}
+
+fn unit_variant() -> Case {
+    rotated(Animal::Fish, vec![("type", S("fish"))])
+}
+
+fn nested_same_key() -> Case {
+    rotated(
+        Animal::Mammal(Mammal::Whale { tons: 40 }),
+        vec![("type", S("whale")), ("tons", U(40))],
+    )
+}
+
+fn nested_same_key_int_unit() -> Case {
+    rotated(Animal::Mammal(Mammal::Bat), vec![("type", U(7))])
+}
+
+fn nested_other_key() -> Case {
+    rotated(
+        Animal::Pet(Species::Cat { lives: 9 }),
+        vec![("type", S("pet")), ("species", S("cat")), ("lives", U(9))],
+    )
+}
+
+fn nested_other_key_int_tag() -> Case {
+    rotated(
+        Animal::Pet(Species::Parrot {
+            words: vec!["hi".into()],
+        }),
+        vec![
+            ("type", S("pet")),
+            ("species", U(2)),
+            ("words", A(vec![S("hi")])),
+        ],
+    )
+}
+
+fn animal_fallback(inputs: Vec<Obj>, toml: Toml) -> Case {
+    Case {
+        expect: Subjects::Animal(Expect::Fallback),
+        written: vec![],
+        inputs,
+        toml,
+    }
+}
+
+fn fallback_unknown_tag() -> Case {
+    animal_fallback(
+        vec![
+            vec![("type", S("cow")), ("moo", B(true)), ("legs", U(4))],
+            vec![("moo", B(true)), ("legs", U(4)), ("type", S("cow"))],
+            vec![("moo", B(true)), ("type", U(99)), ("legs", U(4))],
+            vec![
+                ("spots", A(vec![U(1), I(-2), F(0.5)])),
+                ("type", S("cow")),
+                ("where", M(vec![("field", S("north")), ("gate", B(false))])),
+            ],
+        ],
+        Toml::Fits,
+    )
+}
+
+fn fallback_missing_tag() -> Case {
+    animal_fallback(
+        vec![vec![("moo", B(true)), ("legs", U(4))], vec![]],
+        Toml::Fits,
+    )
+}
+
+fn fallback_null_tag() -> Case {
+    animal_fallback(
+        vec![vec![("moo", B(true)), ("type", Null)]],
+        Toml::Skip("TOML has no null"),
+    )
+}
+
+fn presence(value: Employee, written: Obj, toml: Toml) -> Case {
+    let inputs = rotations(&written);
+    Case {
+        expect: Subjects::Employee(Expect::Value(value)),
+        written,
+        inputs,
+        toml,
+    }
+}
+
+fn presence_mode() -> Case {
+    presence(
+        Employee::Developer {
+            name: "a".into(),
+            skill: Some("rust".into()),
+        },
+        vec![("name", S("a")), ("skill", S("rust"))],
+        Toml::Fits,
+    )
+}
+
+fn presence_mode_null() -> Case {
+    presence(
+        Employee::Developer {
+            name: "a".into(),
+            skill: None,
+        },
+        vec![("name", S("a")), ("skill", Null)],
+        Toml::Skip("TOML has no null: `skill = null` cannot be written"),
+    )
+}
+
+fn presence_mode_second_field() -> Case {
+    Case {
+        inputs: vec![
+            vec![("team", S("x")), ("name", S("m")), ("reports", A(vec![]))],
+            vec![("name", S("m")), ("reports", A(vec![]))],
+        ],
+        ..presence(
+            Employee::Manager {
+                name: "m".into(),
+                reports: vec![],
+            },
+            vec![("name", S("m")), ("reports", A(vec![]))],
+            Toml::Fits,
+        )
+    }
+}
+
+fn presence_fallback() -> Case {
+    Case {
+        expect: Subjects::Employee(Expect::Fallback),
+        written: vec![],
+        inputs: vec![vec![("name", S("x")), ("title", S("intern"))]],
+        toml: Toml::Fits,
+    }
+}
+
+fn shape(value: Box<dyn Shape>, written: Obj) -> Case {
+    let inputs = rotations(&written);
+    Case {
+        expect: Subjects::Shape(Expect::Value(ShapeBox(value))),
+        written,
+        inputs,
+        toml: Toml::Fits,
+    }
+}
+
+fn trait_string_tag() -> Case {
+    shape(
+        Box::new(Circle { r: 1.5 }),
+        vec![("shape", S("circle")), ("r", F(1.5))],
+    )
+}
+
+fn trait_int_tag() -> Case {
+    shape(
+        Box::new(Square { side: 2.0 }),
+        vec![("shape", U(4)), ("side", F(2.0))],
+    )
+}
+
+fn trait_bool_tag() -> Case {
+    shape(Box::new(Dot {}), vec![("shape", B(false))])
+}
+
+fn trait_fallback() -> Case {
+    Case {
+        expect: Subjects::Shape(Expect::Fallback),
+        written: vec![],
+        inputs: vec![
+            vec![("shape", S("hexagon")), ("sides", U(6))],
+            vec![("sides", U(6)), ("shape", S("hexagon"))],
+        ],
+        toml: Toml::Fits,
+    }
+}
+
+/// The profile writes its tag last.
+fn profiled(value: Box<dyn Shape>, written: Obj) -> Case {
+    let inputs = rotations(&written);
+    Case {
+        expect: Subjects::Profiled(Expect::Value(Profiled(value))),
+        written,
+        inputs,
+        toml: Toml::Fits,
+    }
+}
+
+fn profile_string_tag() -> Case {
+    profiled(
+        Box::new(Circle { r: 1.5 }),
+        vec![("r", F(1.5)), ("kind", S("round"))],
+    )
+}
+
+fn profile_int_tag() -> Case {
+    profiled(
+        Box::new(Square { side: 2.0 }),
+        vec![("side", F(2.0)), ("kind", U(2))],
+    )
+}
+
+fn profile_bool_tag() -> Case {
+    profiled(Box::new(Dot {}), vec![("kind", B(true))])
+}
+
+fn profile_fallback() -> Case {
+    Case {
+        expect: Subjects::Profiled(Expect::Fallback),
+        written: vec![],
+        inputs: vec![
+            vec![("kind", S("hexagon")), ("sides", U(6))],
+            vec![("sides", U(6)), ("kind", S("hexagon"))],
+            // The registry's tag key means nothing to the profile.
+            vec![("shape", S("circle")), ("r", F(1.0))],
+        ],
+        toml: Toml::Fits,
+    }
+}
+
+fn check<T: Subject>(format: Format, case: &Case, expect: &Expect<T>) {
+    match expect {
+        Expect::Value(value) => {
+            if format.writes() {
+                let bytes = format.write(value).unwrap();
+                let expected = format.write(&Ordered(&case.written)).unwrap();
+                assert_eq!(
+                    format.show(&bytes),
+                    format.show(&expected),
+                    "{format:?}: writing {value:?}"
+                );
+                if format == Format::Json {
+                    assert_eq!(format.show(&bytes), json_text(&case.written));
+                }
+                let back: T = format.read(&bytes).unwrap();
+                assert_eq!(&back, value, "{format:?}: reading back what was written");
+            }
+            for input in &case.inputs {
+                let bytes = format.input(input);
+                let read: T = format
+                    .read(&bytes)
+                    .unwrap_or_else(|e| panic!("{format:?}: {}: {e}", format.show(&bytes)));
+                assert_eq!(&read, value, "{format:?}: {}", format.show(&bytes));
+            }
+        }
+        Expect::Fallback => {
+            for input in &case.inputs {
+                let bytes = format.input(input);
+                let read: T = format
+                    .read(&bytes)
+                    .unwrap_or_else(|e| panic!("{format:?}: {}: {e}", format.show(&bytes)));
+                assert!(
+                    read.is_fallback(),
+                    "{format:?}: {} read as {read:?}",
+                    format.show(&bytes)
+                );
+                // Written back unchanged, in the input's own order.
+                if format.writes() {
+                    let again = format.write(&read).unwrap();
+                    let expected = format.write(&Ordered(input)).unwrap();
+                    assert_eq!(format.show(&again), format.show(&expected), "{format:?}");
+                    let twice: T = format.read(&again).unwrap();
+                    assert!(twice.is_fallback());
+                } else {
+                    assert_eq!(serde_json::to_string(&read).unwrap(), json_text(input));
+                }
+            }
+        }
+    }
+}
+
+#[rstest]
+#[case::string_tag(string_tag())]
+#[case::int_tag(int_tag())]
+#[case::negative_int_tag(negative_int_tag())]
+#[case::u64_max_tag(u64_max_tag())]
+#[case::bool_tag(bool_tag())]
+#[case::unit_variant(unit_variant())]
+#[case::nested_same_key(nested_same_key())]
+#[case::nested_same_key_int_unit(nested_same_key_int_unit())]
+#[case::nested_other_key(nested_other_key())]
+#[case::nested_other_key_int_tag(nested_other_key_int_tag())]
+#[case::fallback_unknown_tag(fallback_unknown_tag())]
+#[case::fallback_missing_tag(fallback_missing_tag())]
+#[case::fallback_null_tag(fallback_null_tag())]
+#[case::presence_mode(presence_mode())]
+#[case::presence_mode_null(presence_mode_null())]
+#[case::presence_mode_second_field(presence_mode_second_field())]
+#[case::presence_fallback(presence_fallback())]
+#[case::trait_string_tag(trait_string_tag())]
+#[case::trait_int_tag(trait_int_tag())]
+#[case::trait_bool_tag(trait_bool_tag())]
+#[case::trait_fallback(trait_fallback())]
+#[case::profile_string_tag(profile_string_tag())]
+#[case::profile_int_tag(profile_int_tag())]
+#[case::profile_bool_tag(profile_bool_tag())]
+#[case::profile_fallback(profile_fallback())]
+fn every_feature_in_every_format(
+    #[case] case: Case,
+    #[values(
+        Format::Json,
+        Format::Yaml,
+        Format::Toml,
+        Format::Cbor,
+        Format::MsgPack,
+        Format::Ron
+    )]
+    format: Format,
+) {
+    if let (Format::Toml, Toml::Skip(_why)) = (format, &case.toml) {
+        return;
+    }
+    match &case.expect {
+        Subjects::Animal(expect) => check(format, &case, expect),
+        Subjects::Employee(expect) => check(format, &case, expect),
+        Subjects::Shape(expect) => check(format, &case, expect),
+        Subjects::Profiled(expect) => check(format, &case, expect),
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Text written by hand, in each format's own syntax.
+
+#[rstest]
+#[case::yaml_tag_first(Format::Yaml, "type: dog\nname: Rex\nage: 3\n")]
+#[case::yaml_tag_last(Format::Yaml, "name: Rex\nage: 3\ntype: dog\n")]
+#[case::yaml_flow(Format::Yaml, "{name: Rex, type: dog, age: 3}")]
+#[case::toml_tag_first(Format::Toml, "type = \"dog\"\nname = \"Rex\"\nage = 3\n")]
+#[case::toml_tag_last(Format::Toml, "name = 'Rex'\nage = 3\ntype = 'dog'\n")]
+#[case::ron_struct_tag_last(Format::Ron, r#"(name: "Rex", age: 3, type: "dog")"#)]
+#[case::ron_named_struct_tag_first(Format::Ron, r#"Dog(type: "dog", name: "Rex", age: 3)"#)]
+fn hand_written_text(#[case] format: Format, #[case] text: &str) {
+    let read: Animal = format
+        .read(text.as_bytes())
+        .unwrap_or_else(|e| panic!("{format:?}: {text}: {e}"));
+    assert_eq!(
+        read,
+        Animal::Dog(Dog {
+            name: "Rex".into(),
+            age: 3
+        })
+    );
+}
+
+#[rstest]
+#[case::yaml(Format::Yaml, "kind: 2\nside: 2.0\n", "side: 2.0\nkind: 2\n")]
+#[case::toml(Format::Toml, "kind = 2\nside = 2.0\n", "side = 2.0\nkind = 2\n")]
+fn hand_written_profile_text(#[case] format: Format, #[case] text: &str, #[case] written: &str) {
+    let read: Profiled = format.read(text.as_bytes()).unwrap();
+    assert_eq!(read.0.area(), 4.0);
+    assert_eq!(
+        String::from_utf8(format.write(&read).unwrap()).unwrap(),
+        written
+    );
+}
+
+#[rstest]
+#[case::yaml(Format::Yaml, "moo: true\ntype: cow\nlegs: 4\n")]
+#[case::toml(Format::Toml, "moo = true\ntype = \"cow\"\nlegs = 4\n")]
+fn hand_written_fallback_is_written_back_unchanged(#[case] format: Format, #[case] text: &str) {
+    let read: Animal = format.read(text.as_bytes()).unwrap();
+    assert!(read.is_fallback(), "{read:?}");
+    assert_eq!(
+        String::from_utf8(format.write(&read).unwrap()).unwrap(),
+        text
+    );
+}
+
+// ---------------------------------------------------------------------------
+// 128-bit integers through CBOR.
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Big {
+    u: u128,
+    i: i128,
+}
+
+#[json_subtypes(tag = "type")]
+#[derive(Debug, Clone, PartialEq)]
+enum Wide {
+    Big(Big),
+}
+
+/// serde's own internally tagged twin.
+#[derive(Debug, Deserialize)]
+#[serde(tag = "type")]
+#[allow(dead_code)]
+enum SerdeWide {
+    Big(Big),
+}
+
+#[rstest]
+#[case::tag_first(vec![("type", S("Big")), ("u", U128(u128::MAX)), ("i", I128(i128::MIN))])]
+#[case::tag_last(vec![("u", U128(u128::MAX)), ("i", I128(i128::MIN)), ("type", S("Big"))])]
+#[case::tag_between(vec![("u", U128(u128::MAX)), ("type", S("Big")), ("i", I128(i128::MIN))])]
+fn u128_and_i128_survive_cbor_buffering(#[case] input: Obj) {
+    let bytes = Format::Cbor.input(&input);
+    let read: Wide = Format::Cbor.read(&bytes).unwrap();
+    assert_eq!(
+        read,
+        Wide::Big(Big {
+            u: u128::MAX,
+            i: i128::MIN
+        })
+    );
+    let written = Format::Cbor.write(&read).unwrap();
+    let expected = Format::Cbor
+        .write(&Ordered(&[
+            ("type", S("Big")),
+            ("u", U128(u128::MAX)),
+            ("i", I128(i128::MIN)),
+        ]))
+        .unwrap();
+    assert_eq!(written, expected);
+    // serde's internally tagged enum buffers into its private `Content`,
+    // which has no 128-bit integers: the twin fails on the same bytes.
+    assert!(Format::Cbor.read::<SerdeWide>(&bytes).is_err());
+}
+
+#[test]
+fn unknown_keeps_128_bit_integers_from_cbor() {
+    let input = vec![
+        ("big", U128(u128::MAX)),
+        ("neg", I128(i128::MIN)),
+        ("type", S("cow")),
+    ];
+    let bytes = Format::Cbor.input(&input);
+    let read: Animal = Format::Cbor.read(&bytes).unwrap();
+    let Animal::Other(unknown) = &read else {
+        panic!("{read:?}")
+    };
+    assert_eq!(unknown.get::<u128>("big").unwrap().unwrap(), u128::MAX);
+    assert_eq!(unknown.get::<i128>("neg").unwrap().unwrap(), i128::MIN);
+    assert_eq!(Format::Cbor.write(&read).unwrap(), bytes);
+}
+
+// MessagePack has no 128-bit integers: rmp-serde writes them as 16-byte
+// binary blobs, which a self-describing read hands over as bytes, so there
+// is nothing to keep exactly there; not tested.
+
+// ---------------------------------------------------------------------------
+// `Unknown` on its own, and errors, in every format.
+
+#[rstest]
+fn unknown_on_its_own_round_trips(
+    #[values(
+        Format::Json,
+        Format::Yaml,
+        Format::Toml,
+        Format::Cbor,
+        Format::MsgPack
+    )]
+    format: Format,
+) {
+    let input = vec![
+        ("b", U(1)),
+        ("a", A(vec![B(true), S("x")])),
+        ("o", M(vec![("z", I(-1)), ("y", F(0.5))])),
+    ];
+    let bytes = format.input(&input);
+    let unknown: Unknown = format.read(&bytes).unwrap();
+    assert_eq!(unknown.tag_key(), None);
+    assert_eq!(unknown.keys().collect::<Vec<_>>(), ["b", "a", "o"]);
+    assert_eq!(
+        format.show(&format.write(&unknown).unwrap()),
+        format.show(&format.write(&Ordered(&input)).unwrap())
+    );
+}
+
+#[rstest]
+fn errors_in_every_format(
+    #[values(
+        Format::Json,
+        Format::Yaml,
+        Format::Toml,
+        Format::Cbor,
+        Format::MsgPack,
+        Format::Ron
+    )]
+    format: Format,
+) {
+    let read = |obj: Obj| format.read::<Species>(&format.input(&obj)).unwrap_err();
+    for obj in [
+        vec![("species", S("emu")), ("lives", U(1))],
+        vec![("lives", U(1)), ("species", S("emu"))],
+    ] {
+        let err = read(obj);
+        assert!(
+            err.contains(r#"unknown subtype tag "emu", expected one of "cat", 2"#),
+            "{format:?}: {err}"
+        );
+    }
+    // TOML refuses a repeated key in its parser, before the engine sees it.
+    if format != Format::Toml {
+        for obj in [
+            vec![
+                ("species", S("cat")),
+                ("lives", U(1)),
+                ("species", S("cat")),
+            ],
+            vec![("lives", U(1)), ("species", S("cat")), ("species", U(2))],
+        ] {
+            let err = read(obj);
+            assert!(
+                err.contains("duplicate field `species`"),
+                "{format:?}: {err}"
+            );
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------
+// RON's map syntax.
+
+/// RON writes `Unknown` (and so a fallback) in its map syntax,
+/// `{"type":"cow","moo":true}`, and serde's own `#[serde(tag = "type")]`
+/// reads that syntax. The engine reads object keys with
+/// `deserialize_identifier`, which RON answers only for bare identifiers.
+#[test]
+#[ignore = "bug: object keys are read with deserialize_identifier, so RON map syntax {\"type\": \"dog\"} fails with `Expected identifier` (serde's tag twin reads it)"]
+fn ron_map_syntax_reads_like_serdes_twin() {
+    #[derive(Debug, Deserialize)]
+    #[serde(tag = "type")]
+    enum Twin {
+        #[serde(rename = "dog")]
+        Dog(Dog),
+    }
+    let dog = Dog {
+        name: "Rex".into(),
+        age: 3,
+    };
+    for text in [
+        r#"{"type": "dog", "name": "Rex", "age": 3}"#,
+        r#"{"name": "Rex", "age": 3, "type": "dog"}"#,
+    ] {
+        let Twin::Dog(theirs) = ron::from_str::<Twin>(text).unwrap();
+        assert_eq!(theirs, dog);
+        let ours: Animal = ron::from_str(text).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(ours, Animal::Dog(dog.clone()));
+    }
+    // A fallback written by RON reads back.
+    let cow: Animal = ron::from_str(r#"(type: "cow", moo: true)"#).unwrap();
+    let text = ron::to_string(&cow).unwrap();
+    assert_eq!(text, r#"{"type":"cow","moo":true}"#);
+    assert_eq!(ron::from_str::<Animal>(&text).unwrap(), cow);
+}
+
+/// `Unknown` reads through `deserialize_newtype_struct` with a private
+/// name, and RON wants `Name(...)` or `(...)` there: what RON writes for an
+/// `Unknown` (a map) does not read back.
+#[test]
+#[ignore = "bug: Unknown reads via deserialize_newtype_struct, so RON refuses its own output for Unknown: `Expected opening ( for struct \"$json_subtypes::private::Unknown\"`"]
+fn unknown_on_its_own_round_trips_through_ron() {
+    let unknown: Unknown = serde_json::from_str(r#"{"b":1,"a":[true]}"#).unwrap();
+    let text = ron::to_string(&unknown).unwrap();
+    assert_eq!(text, r#"{"b":1,"a":[true]}"#);
+    let back: Unknown = ron::from_str(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
+    assert_eq!(back, unknown);
+}
