@@ -247,10 +247,84 @@ impl Clone for Buffer<'_> {
     }
 }
 
-/// Equal recordings of owned values are equal values (floats bit for bit).
+/// Equal values, whatever width or signedness a format used for an integer
+/// (`1u8` from one format equals `1i64` from another) and whether a string
+/// was borrowed; floats compare as `f64` does.
 impl PartialEq for Buffer<'_> {
     fn eq(&self, other: &Self) -> bool {
-        self.code == other.code
+        let (mut a, mut b) = (self.reader_at(0), other.reader_at(0));
+        loop {
+            match (a.pos >= self.code.len(), b.pos >= other.code.len()) {
+                (true, true) => return true,
+                (false, false) if a.value_eq(&mut b) => {}
+                _ => return false,
+            }
+        }
+    }
+}
+
+/// A scalar read for comparison.
+#[derive(PartialEq)]
+enum Scalar<'a> {
+    Int(i128),
+    BigUnsigned(u128),
+    Float(f64),
+    Text(&'a [u8]),
+    Bytes(&'a [u8]),
+    Code(u8),
+}
+
+impl<'a> Reader<'a, '_> {
+    fn scalar(&mut self, code: u8) -> Scalar<'a> {
+        match code {
+            U8 => Scalar::Int(self.byte().into()),
+            U16 | U32 | U64 => Scalar::Int(self.varint().into()),
+            I8 => Scalar::Int((self.byte() as i8).into()),
+            I16 | I32 | I64 => Scalar::Int(unzigzag(self.varint()).into()),
+            U128 => {
+                let v = u128::from_le_bytes(self.array());
+                match i128::try_from(v) {
+                    Ok(v) => Scalar::Int(v),
+                    Err(_) => Scalar::BigUnsigned(v),
+                }
+            }
+            I128 => Scalar::Int(i128::from_le_bytes(self.array())),
+            F32 => Scalar::Float(f32::from_le_bytes(self.array()).into()),
+            F64 => Scalar::Float(f64::from_le_bytes(self.array())),
+            STR_BORROWED => Scalar::Text(self.borrowed_str().as_bytes()),
+            STR_OWNED | NUMBER => Scalar::Text(self.owned()),
+            BYTES_BORROWED => Scalar::Bytes(self.borrowed()),
+            BYTES_OWNED => Scalar::Bytes(self.owned()),
+            CHAR => {
+                self.varint();
+                Scalar::Code(code)
+            }
+            other => Scalar::Code(other),
+        }
+    }
+
+    /// Compares the next value here with the next value of `other`.
+    fn value_eq(&mut self, other: &mut Reader<'_, '_>) -> bool {
+        let (ca, cb) = (self.byte(), other.byte());
+        match (ca, cb) {
+            (SEQ, SEQ) | (MAP, MAP) => {
+                let (_, na) = self.container();
+                let (_, nb) = other.container();
+                let items = if ca == MAP { na * 2 } else { na };
+                na == nb && (0..items).all(|_| self.value_eq(other))
+            }
+            (SOME, SOME) | (NEWTYPE, NEWTYPE) => self.value_eq(other),
+            (CHAR, CHAR) => self.varint() == other.varint(),
+            _ => {
+                let (sa, sb) = (self.scalar(ca), other.scalar(cb));
+                match (&sa, &sb) {
+                    (Scalar::Code(x), Scalar::Code(y)) => {
+                        x == y && !matches!(*x, SEQ | MAP | SOME | NEWTYPE)
+                    }
+                    _ => sa == sb,
+                }
+            }
+        }
     }
 }
 

@@ -17,7 +17,7 @@ use serde::de::{
 
 use crate::buffer::{set_hoist, Buffer, Reader};
 use crate::tag::{LiteralTable, Static, TagSink, TagVisitor};
-use crate::unknown::{TAG_HINT_KEY, UNKNOWN_NAME};
+use crate::unknown::{take_wants_hint, TAG_HINT_KEY};
 
 /// What generated code provides for an annotated enum.
 pub trait Dispatch<'de>: Sized {
@@ -776,8 +776,15 @@ impl<'de, A: MapAccess<'de>> Deserializer<'de> for Rest<'de, '_, A> {
     type Error = A::Error;
 
     #[inline]
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, A::Error> {
+    fn deserialize_any<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, A::Error> {
         let catch = self.catch;
+        if self.hint.is_some() && take_wants_hint() {
+            let hinted = Hinted {
+                key: self.hint.take(),
+                rest: self,
+            };
+            return caught(catch, visitor.visit_map(hinted));
+        }
         caught(catch, visitor.visit_map(self))
     }
 
@@ -787,20 +794,11 @@ impl<'de, A: MapAccess<'de>> Deserializer<'de> for Rest<'de, '_, A> {
     }
 
     fn deserialize_newtype_struct<V: Visitor<'de>>(
-        mut self,
-        name: &'static str,
+        self,
+        _name: &'static str,
         visitor: V,
     ) -> Result<V::Value, A::Error> {
         let catch = self.catch;
-        if name == UNKNOWN_NAME {
-            if let Some(key) = self.hint.take() {
-                let hinted = Hinted {
-                    key: Some(key),
-                    rest: self,
-                };
-                return caught(catch, visitor.visit_map(hinted));
-            }
-        }
         caught(catch, visitor.visit_newtype_struct(self))
     }
 

@@ -1,18 +1,29 @@
 //! `Unknown`: a lossless recording of an object whose subtype is not known.
 
+use core::cell::Cell;
 use core::fmt;
 
-use serde::de::{self, Deserialize, Deserializer, MapAccess, Visitor};
+use serde::de::{self, Deserialize, DeserializeOwned, Deserializer, MapAccess, Visitor};
 use serde::ser::{Serialize, Serializer};
 
 use crate::buffer::{Buffer, RecordSeed};
 
-/// The newtype name through which the dispatch engine recognises an
-/// `Unknown` and tells it which key is the tag; serde_json's `RawValue` uses
-/// the same device. Any other deserializer just sees a newtype.
-pub(crate) const UNKNOWN_NAME: &str = "$json_subtypes::private::Unknown";
 /// The first key the engine hands an `Unknown`; its value is the tag key.
 pub(crate) const TAG_HINT_KEY: &str = "$json_subtypes::private::tag";
+
+thread_local! {
+    /// Set while an `Unknown` hands its visitor to a deserializer: if that
+    /// deserializer is the engine's fallback payload, it first tells which
+    /// key is the tag (see `TAG_HINT_KEY`). Any other deserializer just sees
+    /// a request for any value, so every self-describing format reads an
+    /// `Unknown` from its own map syntax.
+    static WANTS_HINT: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Whether an `Unknown` is asking, clearing the request.
+pub(crate) fn take_wants_hint() -> bool {
+    WANTS_HINT.with(|w| w.replace(false))
+}
 
 /// An object kept exactly as it was read: every entry in its original order,
 /// the tag (if any) in its place, every value lossless (all integer widths
@@ -67,13 +78,15 @@ impl Unknown {
         self.tag_key.as_deref()
     }
 
-    /// The tag's value read as `T`, if the object had a tag entry.
-    pub fn tag<'a, T: Deserialize<'a>>(&'a self) -> Option<Result<T, UnknownError>> {
+    /// The tag's value read as `T` (an owned type such as `String`), if the
+    /// object had a tag entry.
+    pub fn tag<T: DeserializeOwned>(&self) -> Option<Result<T, UnknownError>> {
         self.get(self.tag_key.as_deref()?)
     }
 
-    /// The value of the entry `key` (the first one, if repeated) read as `T`.
-    pub fn get<'a, T: Deserialize<'a>>(&'a self, key: &str) -> Option<Result<T, UnknownError>> {
+    /// The value of the entry `key` (the first one, if repeated) read as `T`
+    /// (an owned type such as `String`).
+    pub fn get<T: DeserializeOwned>(&self, key: &str) -> Option<Result<T, UnknownError>> {
         let (_, value) = self.entries().find(|&(k, _)| self.key_at(k) == Some(key))?;
         let mut reader = self.map.reader_at(value);
         Some(T::deserialize(reader.next_value(true)))
@@ -96,7 +109,7 @@ impl Unknown {
     }
 
     /// Reads the whole object, tag entry included, into `T`.
-    pub fn deserialize_into<'a, T: Deserialize<'a>>(&'a self) -> Result<T, UnknownError> {
+    pub fn deserialize_into<T: DeserializeOwned>(&self) -> Result<T, UnknownError> {
         let mut reader = self.map.reader_at(0);
         T::deserialize(reader.next_value(true))
     }
@@ -129,7 +142,10 @@ impl Serialize for Unknown {
 
 impl<'de> Deserialize<'de> for Unknown {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_newtype_struct(UNKNOWN_NAME, UnknownVisitor)
+        WANTS_HINT.with(|w| w.set(true));
+        let out = deserializer.deserialize_any(UnknownVisitor);
+        WANTS_HINT.with(|w| w.set(false));
+        out
     }
 }
 
@@ -142,11 +158,8 @@ impl<'de> Visitor<'de> for UnknownVisitor {
         f.write_str("a map")
     }
 
-    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Unknown, D::Error> {
-        d.deserialize_map(self)
-    }
-
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Unknown, A::Error> {
+        WANTS_HINT.with(|w| w.set(false));
         let mut buf = Buffer::new_owned();
         let at = buf.begin_map();
         let mut tag_key = None;

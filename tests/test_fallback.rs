@@ -176,7 +176,7 @@ fn unknown_on_its_own_reads_any_map() {
     let err = serde_json::from_str::<Unknown>("[1]").unwrap_err();
     assert_eq!(
         err.to_string(),
-        "invalid type: sequence, expected a map at line 1 column 0"
+        "invalid type: sequence, expected a map at line 1 column 1"
     );
     assert!(Unknown::is_empty(&serde_json::from_str("{}").unwrap()));
 }
