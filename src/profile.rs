@@ -396,6 +396,7 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
     {
         self.subtypes.push(Subtype_ {
             tag,
+            aliases: Vec::new(),
             fallback,
             when_fields,
             type_name: short_name::<C>(),

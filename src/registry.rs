@@ -23,6 +23,8 @@ pub type DeserializeFn<T> = for<'a, 'de> fn(
 pub struct Entry<T: ?Sized> {
     /// The tag (`None` for a fallback or a presence-mode subtype).
     pub tag: Option<Literal>,
+    /// Further tags accepted on read.
+    pub aliases: &'static [Literal],
     /// Whether unknown tags land here.
     pub fallback: bool,
     /// Presence mode: the fields that pick this subtype.
@@ -118,6 +120,7 @@ pub enum TagPosition {
 /// One subtype in a registry: its tag as written and how to read it.
 pub(crate) struct Subtype_<T: ?Sized + 'static> {
     pub(crate) tag: Option<OwnedLiteral>,
+    pub(crate) aliases: Vec<OwnedLiteral>,
     pub(crate) fallback: bool,
     pub(crate) when_fields: Vec<Arc<str>>,
     pub(crate) type_name: &'static str,
@@ -129,6 +132,7 @@ impl<T: ?Sized> Clone for Subtype_<T> {
     fn clone(&self) -> Self {
         Subtype_ {
             tag: self.tag.clone(),
+            aliases: self.aliases.clone(),
             fallback: self.fallback,
             when_fields: self.when_fields.clone(),
             type_name: self.type_name,
@@ -198,6 +202,11 @@ impl<T: ?Sized + 'static> Registry<T> {
             .into_iter()
             .map(|e| Subtype_ {
                 tag: e.tag.map(OwnedLiteral::from_literal),
+                aliases: e
+                    .aliases
+                    .iter()
+                    .map(|a| OwnedLiteral::from_literal(*a))
+                    .collect(),
                 fallback: e.fallback,
                 when_fields: e.when_fields.iter().map(|f| Arc::from(*f)).collect(),
                 type_name: e.type_name,
@@ -248,6 +257,9 @@ impl<T: ?Sized + 'static> Registry<T> {
             let index = index as u32;
             if let Some(tag) = &entry.tag {
                 out.add_tag(tag, index, &entry);
+            }
+            for alias in &entry.aliases {
+                out.add_tag(alias, index, &entry);
             }
             if entry.fallback {
                 match out.fallback {

@@ -18,7 +18,7 @@ struct Circle {
     r: f64,
 }
 
-#[json_subtypes(name = "circle")]
+#[json_subtypes(name = "circle", alias = "round", alias = 0)]
 impl Shape for Circle {
     fn area(&self) -> f64 {
         3.0 * self.r * self.r
@@ -75,6 +75,8 @@ impl Shape for OtherShape {
 #[rstest]
 #[case::string_first(r#"{"type":"circle","r":1.0}"#, 3.0)]
 #[case::string_last(r#"{"r":1.0,"type":"circle"}"#, 3.0)]
+#[case::alias(r#"{"r":1.0,"type":"round"}"#, 3.0)]
+#[case::int_alias(r#"{"type":0,"r":1.0}"#, 3.0)]
 #[case::int(r#"{"side":2.0,"type":4}"#, 4.0)]
 #[case::bool(r#"{"type":false}"#, 0.0)]
 #[case::default_name(r#"{"base":2.0,"type":"Triangle","height":3.0}"#, 3.0)]

@@ -11,7 +11,7 @@ use crate::ctx::Ctxt;
 
 const CONTAINER_KEYS: &str = "`tag`, `tag_type`, `rename_all`, `first_match`, `max_depth`";
 const VARIANT_KEYS: &str = "`name`, `alias`, `fallback`, `when_field`, `nested`";
-const IMPL_KEYS: &str = "`name`, `fallback`, `when_field`";
+const IMPL_KEYS: &str = "`name`, `alias`, `fallback`, `when_field`";
 
 /// A tag value written in an attribute.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -182,7 +182,7 @@ impl VariantAttrs {
             let expr: Expr = meta.value()?.parse()?;
             let tokens = expr.to_token_stream();
             set_once(cx, &meta, &mut self.name, expr, tokens);
-        } else if meta.path.is_ident("alias") && keys == VARIANT_KEYS {
+        } else if meta.path.is_ident("alias") {
             let expr: Expr = meta.value()?.parse()?;
             let tokens = expr.to_token_stream();
             self.aliases.push(Spanned {

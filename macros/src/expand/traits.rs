@@ -149,6 +149,11 @@ pub fn expand_impl(args: TokenStream, item: ItemImpl) -> TokenStream {
     if let (Some(name), Some(_)) = (&attrs.name, &attrs.fallback) {
         cx.error_spanned_by(name, "a fallback has no tag of its own; remove `name`");
     }
+    if attrs.fallback.is_some() || !attrs.when_fields.is_empty() {
+        for alias in &attrs.aliases {
+            cx.error_spanned_by(alias, "only a tagged impl takes `alias`; remove it");
+        }
+    }
     let self_ty = &item.self_ty;
     let type_name = self_ty.to_token_stream().to_string().replace(' ', "");
     let tag = if attrs.fallback.is_some() || (attrs.name.is_none() && !attrs.when_fields.is_empty())
@@ -176,6 +181,18 @@ pub fn expand_impl(args: TokenStream, item: ItemImpl) -> TokenStream {
     };
     let fallback = attrs.fallback.is_some();
     let fields = attrs.when_fields.iter();
+    let aliases: Vec<TokenStream> = attrs
+        .aliases
+        .iter()
+        .filter_map(|a| tag_value(&cx, &a.value))
+        .filter_map(|v| match v {
+            TagValue::Str(s) => Some(quote!(#private::Literal::Str(#s))),
+            TagValue::U64(v) => Some(quote!(#private::Literal::U64(#v))),
+            TagValue::I64(v) => Some(quote!(#private::Literal::I64(#v))),
+            TagValue::Bool(v) => Some(quote!(#private::Literal::Bool(#v))),
+            TagValue::Typed(_) => None,
+        })
+        .collect();
     quote! {
         #item
 
@@ -189,6 +206,7 @@ pub fn expand_impl(args: TokenStream, item: ItemImpl) -> TokenStream {
         #private::inventory::submit! {
             <dyn #trait_path>::__json_subtypes_register(#private::Entry {
                 tag: #tag,
+                aliases: &[#(#aliases),*],
                 fallback: #fallback,
                 when_fields: &[#(#fields),*],
                 type_name: #type_name,
