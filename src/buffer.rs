@@ -31,6 +31,10 @@ pub(crate) fn set_hoist(key: Option<&'static str>) {
     HOIST.with(|h| h.set(key));
 }
 
+/// The first block a buffer takes: room for the entries before the tag of a
+/// typical object. Never more, whatever size a format announces.
+const FIRST_BLOCK: usize = 256;
+
 /// Default nesting limit, the same as serde_json's.
 pub(crate) const DEFAULT_MAX_DEPTH: u32 = 128;
 
@@ -158,6 +162,7 @@ impl<'de> Buffer<'de> {
     where
         D: Deserializer<'de>,
     {
+        self.first_use();
         deserializer.deserialize_any(self.recorder(max_depth))
     }
 
@@ -178,14 +183,26 @@ impl<'de> Buffer<'de> {
         self.recorder(1).close(at, count)
     }
 
+    /// A buffer starts empty (the tag-first path never touches it) and,
+    /// once used, takes one block big enough for a typical prefix, instead of
+    /// growing through 8, 16, 32... bytes.
+    #[inline]
+    fn first_use(&mut self) {
+        if self.code.capacity() == 0 {
+            self.code.reserve(FIRST_BLOCK);
+        }
+    }
+
     /// Records a key that was already read as a string.
     pub(crate) fn push_str(&mut self, v: &str) {
+        self.first_use();
         self.code.push(STR_OWNED);
         put_varint(&mut self.code, v.len() as u64);
         self.code.extend_from_slice(v.as_bytes());
     }
 
     pub(crate) fn push_borrowed_str(&mut self, v: &'de str) {
+        self.first_use();
         if self.owned {
             return self.push_str(v);
         }
@@ -194,12 +211,14 @@ impl<'de> Buffer<'de> {
     }
 
     pub(crate) fn push_bytes(&mut self, v: &[u8]) {
+        self.first_use();
         self.code.push(BYTES_OWNED);
         put_varint(&mut self.code, v.len() as u64);
         self.code.extend_from_slice(v);
     }
 
     pub(crate) fn push_borrowed_bytes(&mut self, v: &'de [u8]) {
+        self.first_use();
         if self.owned {
             return self.push_bytes(v);
         }
@@ -785,7 +804,8 @@ impl<'de, E: de::Error> Deserializer<'de> for Replay<'_, '_, 'de, E> {
     where
         V: Visitor<'de>,
     {
-        let hoist = HOIST.with(Cell::take);
+        // Read before writing: nearly every replay finds nothing to take.
+        let hoist = HOIST.with(|h| h.get().and_then(|_| h.take()));
         if let Some(key) = hoist {
             if self.reader.peek() == MAP {
                 return replay_map(self.reader, self.human_readable, visitor, Some(key));

@@ -742,21 +742,27 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Rest<'de, '_, A> {
 
 /// Keeps the first error for the engine (see `Rest::catch`) and passes a
 /// stand-in up through the erased layers, which would flatten it anyway.
-#[inline]
+#[inline(always)]
 fn caught<T, E: de::Error>(catch: Option<&Cell<Option<E>>>, out: Result<T, E>) -> Result<T, E> {
-    match (out, catch) {
-        (Err(e), Some(slot)) => match slot.take() {
-            Some(first) => {
-                slot.set(Some(first));
-                Err(e)
-            }
-            None => {
-                let stand_in = E::custom(format_args!("{e}"));
-                slot.set(Some(e));
-                Err(stand_in)
-            }
-        },
-        (out, _) => out,
+    // Enums never catch: keep their path a plain pass-through.
+    match catch {
+        None => out,
+        Some(slot) => out.map_err(|e| keep_first(slot, e)),
+    }
+}
+
+#[cold]
+fn keep_first<E: de::Error>(slot: &Cell<Option<E>>, e: E) -> E {
+    match slot.take() {
+        Some(first) => {
+            slot.set(Some(first));
+            e
+        }
+        None => {
+            let stand_in = E::custom(format_args!("{e}"));
+            slot.set(Some(e));
+            stand_in
+        }
     }
 }
 
