@@ -203,11 +203,10 @@ impl<'de> Buffer<'de> {
 
     pub(crate) fn push_borrowed_str(&mut self, v: &'de str) {
         self.first_use();
-        if self.owned {
+        if self.owned || u32::try_from(v.len()).is_err() {
             return self.push_str(v);
         }
-        self.code.push(STR_BORROWED);
-        put_slice_ref(&mut self.code, v.as_bytes());
+        put_slice_ref(&mut self.code, STR_BORROWED, v.as_bytes());
     }
 
     pub(crate) fn push_bytes(&mut self, v: &[u8]) {
@@ -219,11 +218,10 @@ impl<'de> Buffer<'de> {
 
     pub(crate) fn push_borrowed_bytes(&mut self, v: &'de [u8]) {
         self.first_use();
-        if self.owned {
+        if self.owned || u32::try_from(v.len()).is_err() {
             return self.push_bytes(v);
         }
-        self.code.push(BYTES_BORROWED);
-        put_slice_ref(&mut self.code, v);
+        put_slice_ref(&mut self.code, BYTES_BORROWED, v);
     }
 
     /// An arbitrary-precision number by its digits (see `NUMBER_TOKEN`).
@@ -372,9 +370,15 @@ fn unzigzag(v: u64) -> i64 {
 }
 
 /// Records a borrowed slice as its address and length.
-fn put_slice_ref(code: &mut Vec<u8>, v: &[u8]) {
-    code.extend_from_slice(&(v.as_ptr() as usize).to_le_bytes());
-    put_varint(code, v.len() as u64);
+/// Records a borrowed slice as its code, address and length (a fixed 13
+/// bytes, written at once; callers keep `len` within `u32`).
+#[inline]
+fn put_slice_ref(code: &mut Vec<u8>, kind: u8, v: &[u8]) {
+    let mut entry = [0u8; 1 + 8 + 4];
+    entry[0] = kind;
+    entry[1..9].copy_from_slice(&(v.as_ptr() as usize as u64).to_le_bytes());
+    entry[9..].copy_from_slice(&(v.len() as u32).to_le_bytes());
+    code.extend_from_slice(&entry);
 }
 
 /// Recording visitor. `depth` counts down; at zero the input is too deep.
@@ -687,8 +691,8 @@ impl<'a, 'de> Reader<'a, 'de> {
     }
 
     fn borrowed(&mut self) -> &'de [u8] {
-        let addr = usize::from_le_bytes(self.array());
-        let len = self.varint() as usize;
+        let addr = u64::from_le_bytes(self.array()) as usize;
+        let len = u32::from_le_bytes(self.array()) as usize;
         // SAFETY: `addr` and `len` were written by `put_slice_ref` from a
         // `&'de [u8]` (or the bytes of a `&'de str`) at exactly this offset:
         // the code byte before them says so and only `Buffer` writes `code`.
@@ -917,12 +921,56 @@ impl<'de, E: de::Error> Deserializer<'de> for Replay<'_, '_, 'de, E> {
         deserialize_f32 deserialize_f64
     }
 
-    serde::forward_to_deserialize_any! {
-        bool char str string
-        bytes byte_buf unit unit_struct seq tuple
-        tuple_struct map struct identifier
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, E> {
+        replay_any(self.reader, self.human_readable, visitor)
+    }
+
+    fn deserialize_tuple<V: Visitor<'de>>(self, _: usize, visitor: V) -> Result<V::Value, E> {
+        replay_any(self.reader, self.human_readable, visitor)
+    }
+
+    fn deserialize_tuple_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: usize,
+        visitor: V,
+    ) -> Result<V::Value, E> {
+        replay_any(self.reader, self.human_readable, visitor)
+    }
+
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        _: &'static str,
+        _: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, E> {
+        replay_any(self.reader, self.human_readable, visitor)
+    }
+
+    // Only the engine's own visitor asks for "any" value and may want the
+    // tag entry first; typed requests go straight to the recording.
+    typed! {
+        deserialize_bool deserialize_char deserialize_str deserialize_string
+        deserialize_bytes deserialize_byte_buf deserialize_unit deserialize_seq
+        deserialize_map deserialize_identifier
     }
 }
+
+macro_rules! typed {
+    ($($method:ident)*) => {
+        $(
+            #[inline]
+            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+                replay_any(self.reader, self.human_readable, visitor)
+            }
+        )*
+    };
+}
+use typed;
 
 /// Numbers recorded from serde_json's `arbitrary_precision` are parsed when
 /// a primitive is asked for; everything else replays as recorded.
@@ -935,7 +983,7 @@ macro_rules! numbers {
                     let digits = owned_str(self.reader);
                     return replay_number(digits, visitor);
                 }
-                self.deserialize_any(visitor)
+                replay_any(self.reader, self.human_readable, visitor)
             }
         )*
     };

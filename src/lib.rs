@@ -185,6 +185,86 @@
 //! serde's `#[serde(tag = "...")]` writes for the same enum. A payload field
 //! with the tag's name is an error, never a duplicate key, and so is a
 //! newtype payload that is not a map or struct.
+//!
+//! # Trait objects
+//!
+//! The attribute on a trait makes `Box<dyn Trait>` deserializable and
+//! `dyn Trait` serializable (so `Box`, `&`, and with serde's `rc` feature
+//! `Rc` and `Arc` too); on an impl it registers the type:
+//!
+//! ```
+//! use json_subtypes::json_subtypes;
+//! use serde::{Deserialize, Serialize};
+//!
+//! #[json_subtypes(tag = "type")]
+//! trait Shape {
+//!     fn area(&self) -> f64;
+//! }
+//!
+//! #[derive(Serialize, Deserialize)]
+//! struct Circle {
+//!     r: f64,
+//! }
+//!
+//! #[json_subtypes(name = "circle")]         // {"type":"circle","r":1.0}
+//! impl Shape for Circle {
+//!     fn area(&self) -> f64 {
+//!         3.14 * self.r * self.r
+//!     }
+//! }
+//!
+//! let shape: Box<dyn Shape> = serde_json::from_str(r#"{"r":1.0,"type":"circle"}"#)?;
+//! assert_eq!(serde_json::to_string(&shape)?, r#"{"type":"circle","r":1.0}"#);
+//! json_subtypes::verify::<dyn Shape>().unwrap();
+//! # Ok::<(), serde_json::Error>(())
+//! ```
+//!
+//! Impls take `name` (string, integer or bool; the type's own name by
+//! default), repeatable `alias`, `fallback`, and for a trait without `tag`,
+//! `when_field`. Registrations are collected with `inventory` from every
+//! crate linked in, into one table per trait built on first use; a lookup of
+//! a known tag allocates nothing. [`verify`] lists every collision (a tag two
+//! types claim); reading a collided tag is an error naming both, never an
+//! arbitrary pick. The trait gets a hidden supertrait that every
+//! `Serialize + 'static` type implements, and payloads must be
+//! `DeserializeOwned`.
+//!
+//! # Profiles
+//!
+//! A [`Profile`] is a table for a trait built at run time: another tag key
+//! for an API version, other tags, a fallback, tag position first, last or
+//! omitted. Two profiles never see each other's mappings, and a profile
+//! takes any implementation, annotated or not. [`Profile::scope`] puts one in
+//! charge of every `Box<dyn Trait>` read or written on this thread inside
+//! ordinary derived types.
+//!
+//! # Limits and hostile input
+//!
+//! For any input the result is a value or an error: never a panic, a stack
+//! overflow or unbounded memory. Nesting is counted by the engine itself,
+//! 128 levels by default (`max_depth = N` on the container,
+//! [`ProfileBuilder::max_depth`]), even where the format sets no limit. With
+//! the tag first nothing of the rest of the object is buffered; entries
+//! before the tag are buffered compactly (a few bytes per value, borrowed
+//! strings as a pointer). Entries of the object that the subtype ignores are
+//! parsed, not skipped, so that where the tag comes never changes whether an
+//! input is accepted (serde_json skips some invalid numbers and strings it
+//! would refuse to parse). A nested unknown field inside a known payload is
+//! left to the payload and the format, as for a derived struct.
+//!
+//! # Formats and features
+//!
+//! Any self-describing serde format works: the tests run every feature
+//! through JSON, YAML, TOML, CBOR, MessagePack and RON. Like derived structs,
+//! objects are read with field names as identifiers (RON's struct syntax).
+//! With serde_json's `arbitrary_precision` and `raw_value` features (this
+//! crate's features of the same names switch them on), `Number` and
+//! `Box<RawValue>` payload fields work with the tag first and later.
+//!
+//! With `serde_path_to_error`, an error inside a subtype has its full path
+//! (`animals[2].age`) when the tag comes before the bad field; for an entry
+//! buffered before the tag, the path ends at the object (`animals[2]`), as
+//! the entry is replayed after the key was read.
 #![deny(missing_docs)]
 
 mod buffer;
