@@ -341,25 +341,15 @@ fn literal_tables(cont: &Container) -> TokenStream {
     let (impl_generics, ty_generics, where_clause) = cont.item.generics.split_for_impl();
     let ident = cont.ident();
 
-    let nested_items = if nested.is_empty() {
-        quote! {
-            #[inline]
-            fn __read_tag<'__de, __D>(
-                __tag: __D,
-                __sink: ::core::option::Option<#private::TagSink<'_, '__de>>,
-            ) -> ::core::result::Result<::core::option::Option<u32>, __D::Error>
-            where
-                __D: #private::serde::Deserializer<'__de>,
-            {
-                #private::read_literal_tag::<__Table, __D>(__tag, __sink)
-            }
-        }
+    // With nested children, the tag table is checked once, on first use.
+    let (nested_items, first_use_check) = if nested.is_empty() {
+        (quote!(), quote!())
     } else {
         let indexes = nested.iter().map(|(index, _)| index);
         let children = nested.iter().map(
             |(_, ty)| quote!((<#ty as #private::Claims>::KEY, <#ty as #private::Claims>::NAME)),
         );
-        quote! {
+        let items = quote! {
             fn __is_nested(index: u32) -> bool {
                 ::core::matches!(index, #(#indexes)|*)
             }
@@ -371,23 +361,31 @@ fn literal_tables(cont: &Container) -> TokenStream {
                 __child_tags(&mut __tags, 0);
                 #private::check_nested(#key, &[#(#children),*], &__tags)
             }
-
-            fn __read_tag<'__de, __D>(
-                __tag: __D,
-                __sink: ::core::option::Option<#private::TagSink<'_, '__de>>,
-            ) -> ::core::result::Result<::core::option::Option<u32>, __D::Error>
-            where
-                __D: #private::serde::Deserializer<'__de>,
-            {
-                static __CHECKED: ::std::sync::OnceLock<::core::result::Result<(), ::std::string::String>> =
-                    ::std::sync::OnceLock::new();
-                if let ::core::result::Result::Err(__e) = __CHECKED.get_or_init(__verify) {
-                    return ::core::result::Result::Err(
-                        <__D::Error as #private::serde::de::Error>::custom(__e),
-                    );
-                }
-                #private::read_literal_tag::<__Table, __D>(__tag, __sink)
+        };
+        let check = quote! {
+            static __CHECKED: ::std::sync::OnceLock<::core::result::Result<(), ::std::string::String>> =
+                ::std::sync::OnceLock::new();
+            if let ::core::result::Result::Err(__e) = __CHECKED.get_or_init(__verify) {
+                return ::core::result::Result::Err(
+                    <__D::Error as #private::serde::de::Error>::custom(__e),
+                );
             }
+        };
+        (items, check)
+    };
+    let nested_items = quote! {
+        #nested_items
+
+        #[inline]
+        fn __read_tag<'__de, __D>(
+            __tag: __D,
+            __sink: ::core::option::Option<#private::TagSink<'_, '__de>>,
+        ) -> ::core::result::Result<::core::option::Option<u32>, __D::Error>
+        where
+            __D: #private::serde::Deserializer<'__de>,
+        {
+            #first_use_check
+            #private::read_literal_tag::<__Table, __D>(__tag, __sink)
         }
     };
     let is_nested_fn = if nested.is_empty() {
