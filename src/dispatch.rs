@@ -408,9 +408,9 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
                     // again for any other subtype.
                     let key = s.key().unwrap_or_default();
                     let mark = prefix.len();
-                    prefix.push_str(key);
                     let sink = TagSink {
                         buf: &mut prefix,
+                        key,
                         human_readable: self.human_readable,
                         fallback: s.fallback().is_some(),
                     };

@@ -207,6 +207,9 @@ pub fn check_nested(
 /// the fallback sees the whole object.
 pub struct TagSink<'a, 'de> {
     pub(crate) buf: &'a mut Buffer<'de>,
+    /// The tag key, recorded just before a value is (so a known tag costs
+    /// no buffer at all).
+    pub(crate) key: &'a str,
     pub(crate) human_readable: bool,
     /// Whether an unknown value goes to a fallback (else it is an error).
     pub(crate) fallback: bool,
@@ -302,6 +305,7 @@ impl<'de, L: Lookup> TagVisitor<'_, 'de, L> {
             Some(index) if table.is_nested(index) => {
                 // The nested child reads the tag again: keep the value.
                 if let Some(sink) = self.sink {
+                    sink.buf.push_str(sink.key);
                     record(sink.buf.recorder(crate::buffer::remaining()))?;
                 }
                 Ok(Some(index))
@@ -318,6 +322,7 @@ impl<'de, L: Lookup> TagVisitor<'_, 'de, L> {
     ) -> Result<Option<u32>, E> {
         match self.sink {
             Some(sink) if sink.fallback => {
+                sink.buf.push_str(sink.key);
                 record(sink.buf.recorder(crate::buffer::remaining()))?;
                 Ok(None)
             }
@@ -510,6 +515,7 @@ where
             }
         }
         Some(sink) => {
+            sink.buf.push_str(sink.key);
             let start = sink.buf.len();
             sink.buf.record(deserializer, crate::buffer::remaining())?;
             let mut reader = sink.buf.reader_at(start);
