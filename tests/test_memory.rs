@@ -137,6 +137,39 @@ fn tag_first_allocates_what_the_plain_struct_does() {
     assert_eq!(ours, plain);
 }
 
+#[json_subtypes(tag = "type")]
+#[derive(Debug, PartialEq)]
+enum WithFallback {
+    Small(Small),
+    #[json_subtypes(fallback)]
+    Other(json_subtypes::Unknown),
+}
+
+#[json_subtypes(tag = "type")]
+#[derive(Debug, PartialEq)]
+enum Parent {
+    #[json_subtypes(nested)]
+    Child(Tagged),
+    Other(Small),
+}
+
+/// A fallback or a nested child costs nothing when the tag is known and
+/// first: the tag is recorded only if it must be replayed.
+#[test]
+fn known_tags_first_cost_no_buffer_with_a_fallback_or_children() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    // The first use of an enum with children checks its tag table once.
+    serde_json::from_str::<Parent>(r#"{"type":"Other","n":1}"#).unwrap();
+    let (plain, _, _) = measure(|| serde_json::from_str::<Small>(r#"{"n":1}"#).unwrap());
+    let (fallback, _, v) =
+        measure(|| serde_json::from_str::<WithFallback>(r#"{"type":"Small","n":1}"#).unwrap());
+    assert_eq!(v, WithFallback::Small(Small { n: 1 }));
+    let (parent, _, v) =
+        measure(|| serde_json::from_str::<Parent>(r#"{"type":"Other","n":1}"#).unwrap());
+    assert_eq!(v, Parent::Other(Small { n: 1 }));
+    assert_eq!((fallback, parent), (plain, plain));
+}
+
 fn prefix(shape: &str, n: usize) -> String {
     let items: Vec<String> = (0..n)
         .map(|i| match shape {
