@@ -935,7 +935,19 @@ impl<'de, A: SeqAccess<'de>> VariantAccess<'de> for RestSeq<A> {
     type Error = A::Error;
 
     fn unit_variant(mut self) -> Result<(), A::Error> {
-        while self.0.next_element::<IgnoredAny>()?.is_some() {}
+        // As serde's internally tagged enums: `["Fish"]` only. Extra
+        // elements are parsed (see `ParseIgnored`) to count them.
+        let mut extra = 0;
+        while self
+            .0
+            .next_element_seed(ParseIgnored(PhantomData::<IgnoredAny>))?
+            .is_some()
+        {
+            extra += 1;
+        }
+        if extra > 0 {
+            return Err(A::Error::invalid_length(extra, &"0 elements in sequence"));
+        }
         Ok(())
     }
 

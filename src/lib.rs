@@ -273,6 +273,10 @@ mod buffer;
 mod dispatch;
 mod profile;
 mod registry;
+// Reached only through `__private`, and only with the `schemars` feature.
+#[cfg(feature = "schemars")]
+#[allow(missing_docs)]
+mod schema;
 #[allow(missing_docs)]
 mod tag;
 #[allow(missing_docs)]
@@ -305,6 +309,34 @@ pub mod __private {
     pub use erased_serde;
     pub use inventory;
     pub use serde;
+
+    pub use crate::__json_subtypes_schema as schema_gate;
+    #[cfg(feature = "schemars")]
+    pub mod schema {
+        pub use crate::schema::*;
+    }
+}
+
+// The `JsonSchema` impls are gated here, by this crate's `schemars` feature,
+// and not in the macro crate or with `#[cfg]` in the expansion: a `cfg` in
+// generated code is evaluated against the user's crate, and a macro-crate
+// feature could be on while this crate's (and its `schemars` dependency) is
+// off. The macro always wraps its schema items in `schema_gate!`, which
+// keeps them exactly when the paths they use exist.
+#[cfg(feature = "schemars")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __json_subtypes_schema {
+    ($($item:tt)*) => {
+        $($item)*
+    };
+}
+
+#[cfg(not(feature = "schemars"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __json_subtypes_schema {
+    ($($item:tt)*) => {};
 }
 
 /// The README's examples, compiled as doctests.

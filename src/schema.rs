@@ -1,0 +1,452 @@
+//! JSON Schema for `#[json_subtypes]` enums (the `schemars` feature).
+//!
+//! The macro describes each variant as a [`Part`] (its tags or deciding
+//! fields and its payload's schema); [`build`] turns the parts into one
+//! `oneOf` with the tag constraints and, for string tags, OpenAPI's
+//! `discriminator`. Keeping the assembly here, not in generated code, keeps
+//! the expansion small and the rules in one place.
+
+use std::marker::PhantomData;
+
+use schemars::{JsonSchema, Schema, SchemaGenerator};
+use serde::Serialize;
+use serde_json::{json, Map};
+
+use crate::Unknown;
+
+pub use schemars;
+pub use serde_json::Value;
+
+/// Implemented by every `#[json_subtypes]` enum: its variants as parts, so
+/// that a parent can splice a `nested` child's variants into its own
+/// `oneOf`.
+pub trait Subtypes {
+    /// The tag key; `None` in presence mode.
+    const KEY: Option<&'static str>;
+    /// Presence mode picks the first declared match.
+    const FIRST_MATCH: bool;
+
+    /// The variants in declaration order. `depth` counts `nested` levels so a
+    /// cycle of children (an error at run time) cannot recurse forever here.
+    fn parts(generator: &mut SchemaGenerator, depth: u32) -> Vec<Part>;
+}
+
+/// One variant.
+pub struct Part {
+    pub kind: PartKind,
+    /// Every tag accepted, the written one first; empty in presence mode.
+    pub tags: Vec<Value>,
+    /// Presence mode: any of these fields picks the variant.
+    pub when_fields: &'static [&'static str],
+    pub payload: Payload,
+    /// The variant's doc comment.
+    pub description: Option<&'static str>,
+}
+
+pub enum PartKind {
+    Subtype,
+    Fallback,
+    /// A `nested` child's parts; `None` when the child has no schema.
+    Nested(Option<Vec<Part>>),
+}
+
+pub enum Payload {
+    Unit,
+    /// The payload's schema; `None` when its type has no `JsonSchema`.
+    Newtype(Option<Schema>),
+    /// A struct variant's fields, built by [`Object`].
+    Object(Schema),
+}
+
+/// Autoref specialization: `(&Probe::<T>::NEW).schema(g)` is `T`'s schema
+/// when `T: JsonSchema` (the impl on `Probe<T>` matches the receiver as it
+/// is) and `None` otherwise (the impl on `&Probe<T>`, one autoref later). Generated impls use it instead
+/// of `T: JsonSchema` bounds because bounds on concrete payload types either
+/// fail to compile (a payload without the trait, or recursion through
+/// `Box<Self>` or between two enums) or hide the impl; the feature is
+/// switched on for a whole build, so it must never break an enum that was
+/// not written with schemas in mind.
+pub struct Probe<T: ?Sized>(PhantomData<T>);
+
+impl<T: ?Sized> Probe<T> {
+    pub const NEW: Self = Probe(PhantomData);
+}
+
+pub trait ViaJsonSchema {
+    fn schema(&self, generator: &mut SchemaGenerator) -> Option<Schema>;
+}
+
+impl<T: JsonSchema + ?Sized> ViaJsonSchema for Probe<T> {
+    fn schema(&self, generator: &mut SchemaGenerator) -> Option<Schema> {
+        Some(generator.subschema_for::<T>())
+    }
+}
+
+pub trait ViaNothing {
+    fn schema(&self, generator: &mut SchemaGenerator) -> Option<Schema> {
+        let _ = generator;
+        None
+    }
+}
+
+impl<T: ?Sized> ViaNothing for &Probe<T> {}
+
+/// The same for a `nested` child's parts.
+pub struct NestedProbe<T: ?Sized>(PhantomData<T>);
+
+impl<T: ?Sized> NestedProbe<T> {
+    pub const NEW: Self = NestedProbe(PhantomData);
+}
+
+pub trait ViaSubtypes {
+    fn parts(&self, generator: &mut SchemaGenerator, depth: u32) -> Option<Vec<Part>>;
+}
+
+impl<T: Subtypes + ?Sized> ViaSubtypes for NestedProbe<T> {
+    fn parts(&self, generator: &mut SchemaGenerator, depth: u32) -> Option<Vec<Part>> {
+        Some(T::parts(generator, depth))
+    }
+}
+
+pub trait ViaNoSubtypes {
+    fn parts(&self, generator: &mut SchemaGenerator, depth: u32) -> Option<Vec<Part>> {
+        let _ = (generator, depth);
+        None
+    }
+}
+
+impl<T: ?Sized> ViaNoSubtypes for &NestedProbe<T> {}
+
+/// A `tag_type` constant as JSON, for `const`; `None` if it does not
+/// serialize (the tag is then only required).
+pub fn typed_tag<T: Serialize + ?Sized>(tag: &T) -> Option<Value> {
+    serde_json::to_value(tag).ok()
+}
+
+/// A struct variant's object schema, field by field.
+pub struct Object {
+    properties: Map<String, Value>,
+    required: Vec<Value>,
+    flattened: Vec<Value>,
+    deny_unknown_fields: bool,
+}
+
+impl Object {
+    pub fn new(deny_unknown_fields: bool) -> Self {
+        Object {
+            properties: Map::new(),
+            required: Vec::new(),
+            flattened: Vec::new(),
+            deny_unknown_fields,
+        }
+    }
+
+    /// `schema` is `None` for a field read or written `with` a function,
+    /// or whose type has no schema: it then accepts anything.
+    pub fn field(
+        &mut self,
+        name: &str,
+        required: bool,
+        schema: Option<Schema>,
+        description: Option<&str>,
+    ) {
+        let mut schema = schema.map_or(Value::Bool(true), Schema::to_value);
+        if let Some(text) = description {
+            schema = describe(schema, text);
+        }
+        self.properties.insert(name.to_owned(), schema);
+        if required {
+            self.required.push(name.into());
+        }
+    }
+
+    /// A `#[serde(flatten)]` field: its fields sit beside ours.
+    pub fn flatten(&mut self, schema: Option<Schema>) {
+        if let Some(schema) = schema {
+            self.flattened.push(schema.to_value());
+        }
+    }
+
+    pub fn finish(self) -> Schema {
+        let mut out = Map::new();
+        out.insert("type".into(), "object".into());
+        out.insert("properties".into(), self.properties.into());
+        if !self.required.is_empty() {
+            out.insert("required".into(), self.required.into());
+        }
+        if !self.flattened.is_empty() {
+            out.insert("allOf".into(), self.flattened.into());
+        } else if self.deny_unknown_fields {
+            // With flattened fields the names are not all listed here, so
+            // `additionalProperties` would refuse theirs.
+            out.insert("additionalProperties".into(), false.into());
+        }
+        Schema::from(out)
+    }
+}
+
+/// The schema of enum `S`: `oneOf` its variants.
+pub fn build<S: Subtypes + ?Sized>(generator: &mut SchemaGenerator) -> Schema {
+    let mut subtypes = Vec::new();
+    let mut fallback = None;
+    for part in S::parts(generator, 0) {
+        match part.kind {
+            PartKind::Fallback => fallback = Some(part),
+            _ => flatten_into(part, &mut subtypes),
+        }
+    }
+    let schema = match S::KEY {
+        Some(key) => tagged(key, subtypes, fallback),
+        None => presence(S::FIRST_MATCH, subtypes, fallback),
+    };
+    Schema::from(schema)
+}
+
+/// A `nested` child's variants join the parent's; its fallback does not,
+/// since a tag nobody claims goes to the parent's fallback.
+fn flatten_into(part: Part, out: &mut Vec<Part>) {
+    match part.kind {
+        PartKind::Subtype => out.push(part),
+        PartKind::Fallback => {}
+        PartKind::Nested(children) => {
+            for child in children.into_iter().flatten() {
+                flatten_into(child, out);
+            }
+        }
+    }
+}
+
+fn tagged(key: &str, subtypes: Vec<Part>, fallback: Option<Part>) -> Map<String, Value> {
+    let known: Vec<Value> = subtypes.iter().flat_map(|p| p.tags.clone()).collect();
+    let mut one_of = Vec::new();
+    let mut mapping = Map::new();
+    for part in subtypes {
+        let tag = json!({
+            "type": "object",
+            "properties": { key: tag_schema(&part.tags) },
+            "required": [key],
+        });
+        let branch = match part.payload {
+            Payload::Unit | Payload::Newtype(None) => tag,
+            Payload::Object(object) => merge(object, tag),
+            Payload::Newtype(Some(payload)) => {
+                // OpenAPI maps a tag to the payload's named schema; a
+                // struct or unit variant has none, so it is left out.
+                if let Some(reference) = payload.get("$ref").and_then(Value::as_str) {
+                    for t in part.tags.iter().filter_map(Value::as_str) {
+                        mapping.insert(t.to_owned(), reference.into());
+                    }
+                }
+                json!({ "allOf": [tag, payload.to_value()] })
+            }
+        };
+        one_of.push(with_description(branch, part.description));
+    }
+    if let Some(part) = fallback {
+        let mut rest = json!({ "type": "object" });
+        if !known.is_empty() {
+            // Only tags nobody claims (or none at all) land here, which
+            // keeps the `oneOf` branches exclusive.
+            rest["not"] = json!({
+                "properties": { key: { "enum": known } },
+                "required": [key],
+            });
+        }
+        one_of.push(with_description(
+            fallback_branch(rest, part.payload),
+            part.description,
+        ));
+    }
+    let mut out = Map::new();
+    out.insert("oneOf".into(), one_of.into());
+    // OpenAPI's discriminator values are strings: integer or bool tags get
+    // `const` only.
+    if !known.is_empty() && known.iter().all(Value::is_string) {
+        let mut discriminator = Map::new();
+        discriminator.insert("propertyName".into(), key.into());
+        if !mapping.is_empty() {
+            discriminator.insert("mapping".into(), mapping.into());
+        }
+        out.insert("discriminator".into(), discriminator.into());
+    }
+    out
+}
+
+fn presence(first_match: bool, subtypes: Vec<Part>, fallback: Option<Part>) -> Map<String, Value> {
+    let mut one_of = Vec::new();
+    let mut earlier: Vec<&'static str> = Vec::new();
+    for part in subtypes {
+        let mut constraint = Map::new();
+        constraint.insert("type".into(), "object".into());
+        match part.when_fields {
+            [] => {}
+            [one] => {
+                constraint.insert("required".into(), json!([one]));
+            }
+            many => {
+                constraint.insert("anyOf".into(), any_present(many));
+            }
+        }
+        // With `first_match` an earlier variant wins, so this one holds
+        // only without the earlier variants' fields; that keeps `oneOf`
+        // exclusive. Without it two matches are an error, which `oneOf`
+        // already says.
+        let exclude: Vec<&str> = earlier
+            .iter()
+            .copied()
+            .filter(|f| !part.when_fields.contains(f))
+            .collect();
+        if first_match && !exclude.is_empty() {
+            constraint.insert("not".into(), json!({ "anyOf": any_present(&exclude) }));
+        }
+        earlier.extend(part.when_fields);
+        let constraint = Value::Object(constraint);
+        let branch = match part.payload {
+            Payload::Unit | Payload::Newtype(None) => constraint,
+            Payload::Newtype(Some(payload)) => json!({ "allOf": [constraint, payload.to_value()] }),
+            Payload::Object(object) => merge(object, constraint),
+        };
+        one_of.push(with_description(branch, part.description));
+    }
+    if let Some(part) = fallback {
+        let mut rest = json!({ "type": "object" });
+        if !earlier.is_empty() {
+            rest["not"] = json!({ "anyOf": any_present(&earlier) });
+        }
+        one_of.push(with_description(
+            fallback_branch(rest, part.payload),
+            part.description,
+        ));
+    }
+    let mut out = Map::new();
+    out.insert("oneOf".into(), one_of.into());
+    out
+}
+
+/// A struct variant's object with `constraint`'s keywords added: the tag's
+/// property goes first, required names are joined. The object comes from
+/// [`Object`], which sets neither `anyOf` nor `not`, so nothing is
+/// overwritten.
+fn merge(object: Schema, constraint: Value) -> Value {
+    let (Value::Object(mut object), Value::Object(constraint)) = (object.to_value(), constraint)
+    else {
+        unreachable!("both are built as objects here");
+    };
+    for (keyword, value) in constraint {
+        match (keyword.as_str(), value) {
+            ("type", _) => {}
+            ("properties", Value::Object(mut props)) => {
+                if let Some(Value::Object(own)) = object.remove("properties") {
+                    props.extend(own);
+                }
+                object.insert(keyword, props.into());
+            }
+            ("required", Value::Array(mut names)) => {
+                if let Some(Value::Array(own)) = object.remove("required") {
+                    names.extend(
+                        own.into_iter()
+                            .filter(|n| !names.contains(n))
+                            .collect::<Vec<_>>(),
+                    );
+                }
+                object.insert(keyword, names.into());
+            }
+            (_, value) => {
+                object.insert(keyword, value);
+            }
+        }
+    }
+    Value::Object(object)
+}
+
+/// `anyOf` entries, one per field: the object has at least one of them.
+fn any_present(fields: &[&str]) -> Value {
+    fields.iter().map(|f| json!({ "required": [f] })).collect()
+}
+
+/// A fallback gets the whole object; its payload's own schema applies too,
+/// unless it says nothing more than "an object" (as [`Unknown`]'s does).
+fn fallback_branch(rest: Value, payload: Payload) -> Value {
+    let payload = match payload {
+        Payload::Newtype(Some(s)) | Payload::Object(s) => s.to_value(),
+        Payload::Unit | Payload::Newtype(None) => return rest,
+    };
+    let says_nothing = payload == Value::Bool(true)
+        || payload == json!({})
+        || payload == json!({ "type": "object" });
+    if says_nothing {
+        rest
+    } else {
+        json!({ "allOf": [rest, payload] })
+    }
+}
+
+/// `const` for one tag, `enum` with aliases; `type` when they share one.
+fn tag_schema(tags: &[Value]) -> Value {
+    let mut out = Map::new();
+    let mut types: Vec<&str> = tags.iter().map(json_type).collect();
+    types.dedup();
+    if let [ty] = types[..] {
+        out.insert("type".into(), ty.into());
+    }
+    match tags {
+        [] => {}
+        [one] => {
+            out.insert("const".into(), one.clone());
+        }
+        many => {
+            out.insert("enum".into(), many.to_vec().into());
+        }
+    }
+    Value::Object(out)
+}
+
+fn json_type(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_i64() || n.is_u64() => "integer",
+        Value::Number(_) => "number",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    }
+}
+
+fn with_description(schema: Value, description: Option<&str>) -> Value {
+    match description {
+        Some(text) => describe(schema, text),
+        None => schema,
+    }
+}
+
+fn describe(schema: Value, text: &str) -> Value {
+    match schema {
+        Value::Object(mut map) => {
+            map.entry("description").or_insert_with(|| text.into());
+            Value::Object(map)
+        }
+        // `true` cannot carry keywords; `{}` means the same and can.
+        Value::Bool(true) => json!({ "description": text }),
+        other => other,
+    }
+}
+
+/// Any object: [`Unknown`] keeps whatever it is given.
+impl JsonSchema for Unknown {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Unknown".into()
+    }
+
+    fn schema_id() -> std::borrow::Cow<'static, str> {
+        "json_subtypes::Unknown".into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        schemars::json_schema!({ "type": "object" })
+    }
+}
