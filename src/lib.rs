@@ -265,6 +265,64 @@
 //! (`animals[2].age`) when the tag comes before the bad field; for an entry
 //! buffered before the tag, the path ends at the object (`animals[2]`), as
 //! the entry is replayed after the key was read.
+//!
+//! # JSON Schema
+//!
+//! With the `schemars` feature, every annotated enum implements
+//! `schemars::JsonSchema` (schemars 1.x): a `oneOf` with one branch per
+//! variant. Each branch requires the tag and holds it to its value with
+//! `const` (`enum` with aliases) and the right JSON type. String tags also
+//! get OpenAPI's `discriminator`, whose `mapping` sends each tag to the
+//! payload's named schema; integer and bool tags get no discriminator, since
+//! OpenAPI's mapping keys are strings.
+//!
+//! ```
+//! # #[cfg(feature = "schemars")] {
+//! use json_subtypes::json_subtypes;
+//! use schemars::JsonSchema;
+//! use serde::{Deserialize, Serialize};
+//!
+//! #[derive(Serialize, Deserialize, JsonSchema)]
+//! struct Dog {
+//!     name: String,
+//! }
+//!
+//! #[json_subtypes(tag = "type")]
+//! enum Animal {
+//!     #[json_subtypes(name = "dog")]
+//!     Dog(Dog),
+//!     #[json_subtypes(name = "cat")]
+//!     Cat { lives: u8 },
+//! }
+//!
+//! let schema = serde_json::to_value(schemars::schema_for!(Animal))?;
+//! assert_eq!(schema["oneOf"][1]["properties"]["type"]["const"], "cat");
+//! assert_eq!(schema["discriminator"]["mapping"]["dog"], "#/$defs/Dog");
+//! # }
+//! # Ok::<(), serde_json::Error>(())
+//! ```
+//!
+//! | variant | branch |
+//! |---|---|
+//! | newtype | `allOf`: the tag, then the payload's schema (a `$ref` when it has a name) |
+//! | struct | an object of its fields, after serde's `rename`, `rename_all_fields`, `default`, `skip`, `flatten` and `deny_unknown_fields`; a missing `Option` is allowed |
+//! | unit | an object with the tag alone |
+//! | `fallback` | any object without a known tag, held to the payload's schema too unless it is [`Unknown`] |
+//! | `nested` | the child's variants join the parent's `oneOf` (the child's fallback does not) |
+//! | presence mode | the payload, requiring one of its `when_field`s; with `first_match`, also none of an earlier variant's |
+//! | `tag_type` | as a literal tag, the constant being what the tag type serializes it to |
+//!
+//! The feature is switched on for a whole build, so it never makes an enum
+//! fail to compile: a payload or field type without `JsonSchema`, and a
+//! field read `with` a function, are described as any value. Derive
+//! `JsonSchema` on the payloads for a precise schema. The schema is of what
+//! the enum reads; a generator made `for_serialize()` gets what it writes.
+//! A tag type that reads more spellings than it writes is held to the one it
+//! writes. A payload with `deny_unknown_fields` refuses the tag under
+//! `allOf`, as JSON Schema cannot add a property to a closed schema it
+//! refers to. Trait objects and [`Profile`]s have no schema: a profile's
+//! subtypes are registered without a `JsonSchema` bound, and adding one would
+//! change [`ProfileBuilder::subtype`].
 #![deny(missing_docs)]
 
 mod buffer;

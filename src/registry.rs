@@ -84,9 +84,9 @@ enum Slot {
 /// The subtypes of one trait (or of one profile): tag tables keyed with
 /// ahash, so a known tag is found without allocating.
 pub struct Registry<T: ?Sized + 'static> {
-    name: String,
-    key: Option<Arc<str>>,
-    static_key: Option<&'static str>,
+    /// Interned once: serializers want `&'static str` names and keys.
+    name: &'static str,
+    key: Option<&'static str>,
     entries: Vec<Subtype_<T>>,
     by_str: AHashMap<Arc<str>, Slot>,
     by_u64: AHashMap<u64, Slot>,
@@ -216,7 +216,6 @@ impl<T: ?Sized + 'static> Registry<T> {
             .collect();
         subtypes.sort_by(|a, b| (a.type_name, &a.tag).cmp(&(b.type_name, &b.tag)));
         let mut out = Registry::build(name, key.map(Arc::from), subtypes, TagPosition::First);
-        out.static_key = key;
         out.max_depth = max_depth;
         if out.entries.is_empty() {
             let problem = format!(
@@ -235,9 +234,8 @@ impl<T: ?Sized + 'static> Registry<T> {
         position: TagPosition,
     ) -> Self {
         let mut out = Registry {
-            name: name.to_owned(),
-            key,
-            static_key: None,
+            name: intern(name),
+            key: key.as_deref().map(intern),
             entries: Vec::new(),
             by_str: AHashMap::new(),
             by_u64: AHashMap::new(),
@@ -329,7 +327,7 @@ impl<T: ?Sized + 'static> Registry<T> {
     }
 
     pub(crate) fn key_string(&self) -> Option<String> {
-        self.key.as_deref().map(str::to_owned)
+        self.key.map(str::to_owned)
     }
 
     pub(crate) fn subtypes(&self) -> &[Subtype_<T>] {
@@ -343,7 +341,7 @@ impl<T: ?Sized + 'static> Registry<T> {
     }
 
     pub(crate) fn name(&self) -> &str {
-        &self.name
+        self.name
     }
 
     fn index_of(&self, found: Found<'_>) -> Result<Option<u32>, String> {
@@ -379,13 +377,13 @@ impl<T: ?Sized + 'static> Registry<T> {
             )));
         };
         let entry = &self.entries[index as usize];
-        match (&entry.tag, &self.key, self.position) {
+        match (&entry.tag, self.key, self.position) {
             (Some(tag), Some(key), TagPosition::First | TagPosition::Last) => {
                 let payload = PayloadSerializer::for_type(
                     serializer,
-                    intern(key),
+                    key,
                     tag,
-                    intern(&self.name),
+                    self.name,
                     entry.type_name,
                     self.position == TagPosition::Last,
                 );
@@ -418,7 +416,7 @@ fn leak_str(s: &Arc<str>) -> &'static str {
 
 impl<T: ?Sized + 'static> Lookup for Registry<T> {
     fn key(&self) -> &str {
-        self.key.as_deref().unwrap_or_default()
+        self.key.unwrap_or_default()
     }
 
     #[inline]
@@ -436,15 +434,15 @@ impl<'de, T: ?Sized + 'static> Subtypes<'de> for &Registry<T> {
 
     #[inline]
     fn key(&self) -> Option<&str> {
-        self.key.as_deref()
+        self.key
     }
 
     fn hoist_key(&self) -> Option<&'static str> {
-        self.static_key
+        self.key
     }
 
     fn name(&self) -> &str {
-        &self.name
+        self.name
     }
 
     fn fallback(&self) -> Option<u32> {
