@@ -186,6 +186,8 @@ fn generate(cont: &Container) -> TokenStream {
         ),
     );
     let (de_impl, _, de_where) = de_generics.split_for_impl();
+    // `JsonSchema`, kept only when the runtime's `schemars` feature is on.
+    let schema = super::schema::generate(cont);
 
     quote! {
         #[doc(hidden)]
@@ -261,6 +263,8 @@ fn generate(cont: &Container) -> TokenStream {
                     #twin::deserialize(__variant)
                 }
             }
+
+            #schema
         };
     }
 }

@@ -3,6 +3,7 @@
 
 mod bound;
 mod enumeration;
+mod schema;
 mod traits;
 
 use proc_macro2::TokenStream;

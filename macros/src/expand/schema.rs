@@ -1,0 +1,467 @@
+//! `schemars::JsonSchema` for an annotated enum (the runtime's `schemars`
+//! feature).
+//!
+//! Everything is emitted inside `__private::schema_gate! { ... }`, which
+//! the runtime defines to keep its input only when its own `schemars`
+//! feature is on: the feature lives where the `schemars` dependency does,
+//! so the two can never disagree.
+//!
+//! The generated `Subtypes::parts` describes each variant; the runtime's
+//! `schema::build` assembles the `oneOf`. Payload and field schemas go
+//! through `schema::Probe` rather than `T: JsonSchema` bounds, so an enum
+//! whose payloads have no schema still compiles (see the runtime's docs on
+//! `Probe`). Struct variant fields are described here from their serde
+//! attributes, not by deriving `JsonSchema` on a twin: the derive would need
+//! every field type to implement the trait.
+
+use proc_macro2::{TokenStream, TokenTree};
+use quote::{quote, ToTokens};
+use syn::ext::IdentExt;
+use syn::{Attribute, Expr, ExprLit, Lit, LitStr, Meta};
+
+use crate::ast::{Container, Style, Variant};
+use crate::attr::TagValue;
+use crate::case::RenameRule;
+
+fn private() -> TokenStream {
+    quote!(::json_subtypes::__private)
+}
+
+pub fn generate(cont: &Container) -> TokenStream {
+    let private = private();
+    let ident = cont.ident();
+    let name = ident.unraw().to_string();
+    let generics = with_schema_bounds(cont);
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let key = match cont.tag_key() {
+        Some(key) => quote!(::core::option::Option::Some(#key)),
+        None => quote!(::core::option::Option::None),
+    };
+    let first_match = cont.attrs.first_match.is_some();
+    let container = ContainerSerde::parse(&cont.item.attrs);
+    let parts = cont.variants.iter().map(|v| part(v, &container));
+    // A generic enum's name is shared by its instances; the id tells them
+    // apart, and schemars numbers the names of distinct ids.
+    let id = if cont.item.generics.params.is_empty() {
+        quote!(::std::borrow::Cow::Borrowed(
+            ::core::concat!(::core::module_path!(), "::", #name)
+        ))
+    } else {
+        quote!(::std::borrow::Cow::Borrowed(
+            ::core::any::type_name::<Self>()
+        ))
+    };
+
+    quote! {
+        #private::schema_gate! {
+            #[allow(unused_imports)]
+            use #private::schema::{
+                ViaJsonSchema as _, ViaNoSubtypes as _, ViaNothing as _, ViaSubtypes as _,
+            };
+
+            #[automatically_derived]
+            impl #impl_generics #private::schema::Subtypes for #ident #ty_generics #where_clause {
+                const KEY: ::core::option::Option<&'static str> = #key;
+                const FIRST_MATCH: bool = #first_match;
+
+                #[allow(unused_variables)]
+                fn parts(
+                    __generator: &mut #private::schema::schemars::SchemaGenerator,
+                    __depth: u32,
+                ) -> ::std::vec::Vec<#private::schema::Part> {
+                    let __ser = __generator.contract().is_serialize();
+                    ::std::vec![#(#parts),*]
+                }
+            }
+
+            #[automatically_derived]
+            impl #impl_generics #private::schema::schemars::JsonSchema for #ident #ty_generics #where_clause {
+                fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                    ::std::borrow::Cow::Borrowed(#name)
+                }
+
+                fn schema_id() -> ::std::borrow::Cow<'static, str> {
+                    #id
+                }
+
+                fn json_schema(
+                    __generator: &mut #private::schema::schemars::SchemaGenerator,
+                ) -> #private::schema::schemars::Schema {
+                    #private::schema::build::<Self>(__generator)
+                }
+            }
+        }
+    }
+}
+
+/// Type parameters used in fields need `JsonSchema`, as schemars' derive
+/// infers; bounds on parameters never recurse, unlike bounds on field types.
+fn with_schema_bounds(cont: &Container) -> syn::Generics {
+    let private = private();
+    let mut generics = cont.item.generics.clone();
+    let used: Vec<TokenStream> = cont
+        .variants
+        .iter()
+        .flat_map(|v| v.original.fields.iter())
+        .map(|f| f.ty.to_token_stream())
+        .collect();
+    let predicates: Vec<syn::WherePredicate> = cont
+        .item
+        .generics
+        .type_params()
+        .filter(|p| used.iter().any(|ty| mentions(ty, &p.ident)))
+        .map(|p| {
+            let ident = &p.ident;
+            syn::parse_quote!(#ident: #private::schema::schemars::JsonSchema)
+        })
+        .collect();
+    generics.make_where_clause().predicates.extend(predicates);
+    generics
+}
+
+fn mentions(tokens: &TokenStream, ident: &syn::Ident) -> bool {
+    tokens.clone().into_iter().any(|tt| match tt {
+        TokenTree::Ident(i) => i == *ident,
+        TokenTree::Group(g) => mentions(&g.stream(), ident),
+        _ => false,
+    })
+}
+
+fn probe(ty: &syn::Type) -> TokenStream {
+    let private = private();
+    quote!((&#private::schema::Probe::<#ty>::NEW).schema(__generator))
+}
+
+fn part(v: &Variant, container: &ContainerSerde) -> TokenStream {
+    let private = private();
+    let kind = if v.is_fallback() {
+        quote!(#private::schema::PartKind::Fallback)
+    } else if let (true, Some(ty)) = (v.is_nested(), v.payload()) {
+        quote! {
+            #private::schema::PartKind::Nested(if __depth < #private::MAX_NESTING {
+                (&#private::schema::NestedProbe::<#ty>::NEW).parts(__generator, __depth + 1)
+            } else {
+                ::core::option::Option::None
+            })
+        }
+    } else {
+        quote!(#private::schema::PartKind::Subtype)
+    };
+    let tags = v.tags.iter().map(|t| tag(&t.value, &t.tokens));
+    let when_fields = &v.attrs.when_fields;
+    let payload = match (v.style, v.payload()) {
+        _ if v.is_nested() => quote!(#private::schema::Payload::Unit),
+        (Style::Newtype, Some(ty)) => {
+            let schema = probe(ty);
+            quote!(#private::schema::Payload::Newtype(#schema))
+        }
+        (Style::Struct, _) => {
+            let object = object(v, container);
+            quote!(#private::schema::Payload::Object(#object))
+        }
+        _ => quote!(#private::schema::Payload::Unit),
+    };
+    let description = option_str(docs(&v.original.attrs));
+    quote! {
+        #private::schema::Part {
+            kind: #kind,
+            tags: {
+                let __tags: ::std::vec::Vec<::core::option::Option<#private::schema::Value>> =
+                    ::std::vec![#(#tags),*];
+                __tags.into_iter().flatten().collect()
+            },
+            when_fields: &[#(#when_fields),*],
+            payload: #payload,
+            description: #description,
+        }
+    }
+}
+
+fn tag(value: &TagValue, tokens: &TokenStream) -> TokenStream {
+    let private = private();
+    let json = |lit: TokenStream| quote!(::core::option::Option::Some(#private::schema::Value::from(#lit)));
+    match value {
+        TagValue::Str(s) => json(quote!(#s)),
+        TagValue::I64(v) => json(quote!(#v)),
+        TagValue::U64(v) => json(quote!(#v)),
+        TagValue::Bool(v) => json(quote!(#v)),
+        // Written through the tag type's own `Serialize`, so that is what
+        // the schema holds it to.
+        TagValue::Typed(_) => quote!(#private::schema::typed_tag(&(#tokens))),
+    }
+}
+
+fn option_str(text: Option<String>) -> TokenStream {
+    match text {
+        Some(text) => quote!(::core::option::Option::Some(#text)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+/// A struct variant's fields, as serde reads them (and, for a generator
+/// with the serialize contract, writes them).
+fn object(v: &Variant, container: &ContainerSerde) -> TokenStream {
+    let private = private();
+    let deny = container.deny_unknown_fields;
+    let fields = v.original.fields.iter().filter_map(|f| {
+        let serde = FieldSerde::parse(&f.attrs);
+        if serde.skip_de && serde.skip_ser {
+            return None;
+        }
+        let schema = match (serde.with, serde.de_with, serde.ser_with) {
+            (true, _, _) | (_, true, true) => quote!(::core::option::Option::None),
+            (_, true, false) => {
+                let probe = probe(&f.ty);
+                quote!(if __ser { #probe } else { ::core::option::Option::None })
+            }
+            (_, false, true) => {
+                let probe = probe(&f.ty);
+                quote!(if __ser { ::core::option::Option::None } else { #probe })
+            }
+            (_, false, false) => probe(&f.ty),
+        };
+        let call = if serde.flatten {
+            quote!(__object.flatten(#schema);)
+        } else {
+            let field = f.ident.as_ref()?.unraw().to_string();
+            let name_for = |explicit: &Option<String>, rule: Option<RenameRule>| {
+                explicit
+                    .clone()
+                    .unwrap_or_else(|| rule.map_or(field.clone(), |r| apply_to_field(r, &field)))
+            };
+            let de_name = name_for(&serde.rename_de, container.rename_fields_de);
+            let ser_name = name_for(&serde.rename_ser, container.rename_fields_ser);
+            let name = if de_name == ser_name {
+                quote!(#de_name)
+            } else {
+                quote!(if __ser { #ser_name } else { #de_name })
+            };
+            // A missing `Option` is `None` unless a function reads it.
+            let optional = is_option(&f.ty) && !serde.with && !serde.de_with;
+            let required_de = !(serde.default || optional);
+            let required_ser = !serde.skip_serializing_if;
+            let required = if required_de == required_ser {
+                quote!(#required_de)
+            } else {
+                quote!(if __ser { #required_ser } else { #required_de })
+            };
+            let description = option_str(docs(&f.attrs));
+            quote!(__object.field(#name, #required, #schema, #description);)
+        };
+        Some(match (serde.skip_de, serde.skip_ser) {
+            (true, _) => quote!(if __ser { #call }),
+            (_, true) => quote!(if !__ser { #call }),
+            _ => call,
+        })
+    });
+    quote!({
+        let mut __object = #private::schema::Object::new(#deny);
+        #(#fields)*
+        __object.finish()
+    })
+}
+
+fn is_option(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Path(p) if p.qself.is_none() => {
+            p.path.segments.last().is_some_and(|s| s.ident == "Option")
+        }
+        syn::Type::Group(g) => is_option(&g.elem),
+        syn::Type::Paren(p) => is_option(&p.elem),
+        _ => false,
+    }
+}
+
+/// serde's `rename_all_fields` rules, applied to a snake_case field name.
+fn apply_to_field(rule: RenameRule, field: &str) -> String {
+    match rule {
+        RenameRule::Lower | RenameRule::Snake => field.to_owned(),
+        RenameRule::Upper | RenameRule::ScreamingSnake => field.to_ascii_uppercase(),
+        RenameRule::Pascal => {
+            let mut pascal = String::new();
+            let mut capitalize = true;
+            for ch in field.chars() {
+                if ch == '_' {
+                    capitalize = true;
+                } else if capitalize {
+                    pascal.push(ch.to_ascii_uppercase());
+                    capitalize = false;
+                } else {
+                    pascal.push(ch);
+                }
+            }
+            pascal
+        }
+        RenameRule::Camel => {
+            let pascal = apply_to_field(RenameRule::Pascal, field);
+            match pascal.chars().next() {
+                Some(first) => first.to_ascii_lowercase().to_string() + &pascal[first.len_utf8()..],
+                None => pascal,
+            }
+        }
+        RenameRule::Kebab => field.replace('_', "-"),
+        RenameRule::ScreamingKebab => field.to_ascii_uppercase().replace('_', "-"),
+    }
+}
+
+/// The doc comment, one line per `///` line.
+fn docs(attrs: &[Attribute]) -> Option<String> {
+    let lines: Vec<String> = attrs
+        .iter()
+        .filter(|a| a.path().is_ident("doc"))
+        .filter_map(|a| match &a.meta {
+            Meta::NameValue(nv) => match &nv.value {
+                Expr::Lit(ExprLit {
+                    lit: Lit::Str(s), ..
+                }) => Some(s.value()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .map(|line| {
+            line.strip_prefix(' ')
+                .unwrap_or(&line)
+                .trim_end()
+                .to_owned()
+        })
+        .collect();
+    let text = lines.join("\n").trim().to_owned();
+    (!text.is_empty()).then_some(text)
+}
+
+/// Container serde attributes that shape struct variant fields.
+#[derive(Default)]
+struct ContainerSerde {
+    rename_fields_de: Option<RenameRule>,
+    rename_fields_ser: Option<RenameRule>,
+    deny_unknown_fields: bool,
+}
+
+impl ContainerSerde {
+    fn parse(attrs: &[Attribute]) -> Self {
+        let mut out = ContainerSerde::default();
+        // serde reports malformed attributes on the twin; what does not
+        // parse here is left out.
+        for (key, which, value) in serde_entries(attrs) {
+            match key.as_str() {
+                "deny_unknown_fields" => out.deny_unknown_fields = true,
+                "rename_all_fields" => {
+                    let rule = value.and_then(|v| RenameRule::from_str(&v.value()));
+                    match which {
+                        Which::Both => {
+                            out.rename_fields_de = rule;
+                            out.rename_fields_ser = rule;
+                        }
+                        Which::De => out.rename_fields_de = rule,
+                        Which::Ser => out.rename_fields_ser = rule,
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+}
+
+/// Field serde attributes that shape its property.
+#[derive(Default)]
+struct FieldSerde {
+    rename_de: Option<String>,
+    rename_ser: Option<String>,
+    default: bool,
+    skip_de: bool,
+    skip_ser: bool,
+    skip_serializing_if: bool,
+    flatten: bool,
+    with: bool,
+    de_with: bool,
+    ser_with: bool,
+}
+
+impl FieldSerde {
+    fn parse(attrs: &[Attribute]) -> Self {
+        let mut out = FieldSerde::default();
+        for (key, which, value) in serde_entries(attrs) {
+            match key.as_str() {
+                "rename" => {
+                    let name = value.map(|v| v.value());
+                    match which {
+                        Which::Both => {
+                            out.rename_de.clone_from(&name);
+                            out.rename_ser = name;
+                        }
+                        Which::De => out.rename_de = name,
+                        Which::Ser => out.rename_ser = name,
+                    }
+                }
+                "default" => out.default = true,
+                "skip" => {
+                    out.skip_de = true;
+                    out.skip_ser = true;
+                }
+                "skip_deserializing" => out.skip_de = true,
+                "skip_serializing" => out.skip_ser = true,
+                "skip_serializing_if" => out.skip_serializing_if = true,
+                "flatten" => out.flatten = true,
+                "with" => out.with = true,
+                "deserialize_with" => out.de_with = true,
+                "serialize_with" => out.ser_with = true,
+                _ => {}
+            }
+        }
+        // A skipped field is filled from its default.
+        out.default |= out.skip_de;
+        out
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Which {
+    Both,
+    De,
+    Ser,
+}
+
+/// `(key, direction, string value)` for each entry of `#[serde(...)]`:
+/// `rename = "a"` is `Both`, `rename(serialize = "a")` is `Ser`.
+fn serde_entries(attrs: &[Attribute]) -> Vec<(String, Which, Option<LitStr>)> {
+    let mut out = Vec::new();
+    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
+        if !matches!(attr.meta, Meta::List(_)) {
+            continue;
+        }
+        let _ = attr.parse_nested_meta(|meta| {
+            let key = meta.path.to_token_stream().to_string();
+            if meta.input.peek(syn::Token![=]) {
+                let expr: Expr = meta.value()?.parse()?;
+                out.push((key, Which::Both, string_lit(&expr)));
+            } else if meta.input.peek(syn::token::Paren) {
+                meta.parse_nested_meta(|inner| {
+                    let which = if inner.path.is_ident("serialize") {
+                        Which::Ser
+                    } else {
+                        Which::De
+                    };
+                    if inner.input.peek(syn::Token![=]) {
+                        let expr: Expr = inner.value()?.parse()?;
+                        out.push((key.clone(), which, string_lit(&expr)));
+                    }
+                    Ok(())
+                })?;
+            } else {
+                out.push((key, Which::Both, None));
+            }
+            Ok(())
+        });
+    }
+    out
+}
+
+fn string_lit(expr: &Expr) -> Option<LitStr> {
+    match expr {
+        Expr::Lit(ExprLit {
+            lit: Lit::Str(s), ..
+        }) => Some(s.clone()),
+        _ => None,
+    }
+}
