@@ -1,9 +1,10 @@
 //! Dispatch cost against the limit (the plain payload struct) and against
-//! serde's internally tagged enum, all in one run.
+//! the peers (serde's internally tagged enum, typetag), all in one run.
 //!
 //! `cargo bench --bench dispatch` runs every group, then prints each group's
-//! ratios to its `plain` entry, read from the estimates criterion wrote in
-//! this run. See PERFORMANCE.md.
+//! ratios to its baseline entry (the plain struct; `serde_json::Value` for
+//! the `Unknown` fallback), and a per-level table for the recursive chains,
+//! read from the estimates criterion wrote in this run. See PERFORMANCE.md.
 
 mod common;
 
@@ -13,57 +14,74 @@ use std::time::{Duration, SystemTime};
 
 use common::*;
 use criterion::measurement::WallTime;
-use criterion::{BenchmarkGroup, Criterion};
+use criterion::{BenchmarkGroup, BenchmarkId, Criterion, SamplingMode};
 
-/// One group per scenario; every group starts with its `plain` baseline.
-const GROUPS: &[(&str, &[&str])] = &[
+/// One group per scenario: (group, baseline entry, entries). Every group
+/// starts with its baseline.
+const GROUPS: &[(&str, &str, &[&str])] = &[
+    ("de_single", "plain", ENUM),
+    ("de_vec1000", "plain", ENUM),
+    ("ser_single", "plain", &["plain", "ours", "serde"]),
+    ("ser_vec1000", "plain", &["plain", "ours", "serde"]),
+    ("de_dyn_single", "plain", DYN),
+    ("de_dyn_vec1000", "plain", DYN),
     (
-        "de_single",
-        &[
-            "plain",
-            "ours_tag_first",
-            "ours_tag_last",
-            "serde_tag_first",
-            "serde_tag_last",
-        ],
+        "ser_dyn_single",
+        "plain",
+        &["plain", "ours", "profile", "typetag"],
     ),
     (
-        "de_vec1000",
-        &[
-            "plain",
-            "ours_tag_first",
-            "ours_tag_last",
-            "serde_tag_first",
-            "serde_tag_last",
-        ],
+        "ser_dyn_vec1000",
+        "plain",
+        &["plain", "ours", "profile", "typetag"],
     ),
-    ("ser_single", &["plain", "ours", "serde"]),
-    ("ser_vec1000", &["plain", "ours", "serde"]),
+    ("de_modes_single", "plain", MODES),
+    ("de_modes_vec1000", "plain", MODES),
+    ("de_unknown_single", "value", &["value", "ours_unknown_tag"]),
     (
-        "de_int_tag_single",
-        &[
-            "plain",
-            "ours_str_tag_first",
-            "ours_int_tag_first",
-            "ours_int_tag_last",
-        ],
-    ),
-    (
-        "de_int_tag_vec1000",
-        &[
-            "plain",
-            "ours_str_tag_first",
-            "ours_int_tag_first",
-            "ours_int_tag_last",
-        ],
+        "de_unknown_vec1000",
+        "value",
+        &["value", "ours_unknown_tag"],
     ),
 ];
+
+/// Enums: ours (string and int tags) and serde's twin, tag first and last.
+const ENUM: &[&str] = &[
+    "plain",
+    "ours_tag_first",
+    "ours_tag_last",
+    "ours_int_tag_first",
+    "ours_int_tag_last",
+    "serde_tag_first",
+    "serde_tag_last",
+];
+
+/// Trait objects: the plain struct, the plain struct boxed as the trait
+/// object (the limit plus the one Box), ours through the attribute registry
+/// and through a profile, and typetag.
+const DYN: &[&str] = &[
+    "plain",
+    "plain_boxed",
+    "ours_tag_first",
+    "ours_tag_last",
+    "profile_tag_first",
+    "profile_tag_last",
+    "typetag_tag_first",
+    "typetag_tag_last",
+];
+
+/// Presence mode (the untagged payload) and the two-level hierarchy.
+const MODES: &[&str] = &["plain", "presence", "nested_tag_first", "nested_tag_last"];
+
+/// Recursive chains, tag last at every level: entries `<impl>/<depth>`.
+const DEPTH_GROUP: &str = "de_depth_tag_last";
+const DEPTH_IMPLS: &[&str] = &["plain", "ours", "ours_dyn", "serde", "typetag"];
 
 fn group<'c>(c: &'c mut Criterion, name: &str) -> BenchmarkGroup<'c, WallTime> {
     let mut g = c.benchmark_group(name);
     g.sample_size(30)
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(2));
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_millis(1500));
     g
 }
 
@@ -75,6 +93,12 @@ fn de_single(c: &mut Criterion, i: &Inputs) {
     });
     g.bench_function("ours_tag_last", |b| {
         b.iter(|| de_ours(black_box(&i.single_last)))
+    });
+    g.bench_function("ours_int_tag_first", |b| {
+        b.iter(|| de_int(black_box(&i.single_int_first)))
+    });
+    g.bench_function("ours_int_tag_last", |b| {
+        b.iter(|| de_int(black_box(&i.single_int_last)))
     });
     g.bench_function("serde_tag_first", |b| {
         b.iter(|| de_serde(black_box(&i.single_first)))
@@ -95,6 +119,12 @@ fn de_vec(c: &mut Criterion, i: &Inputs) {
     });
     g.bench_function("ours_tag_last", |b| {
         b.iter(|| de_vec_ours(black_box(&i.vec_last)))
+    });
+    g.bench_function("ours_int_tag_first", |b| {
+        b.iter(|| de_vec_int(black_box(&i.vec_int_first)))
+    });
+    g.bench_function("ours_int_tag_last", |b| {
+        b.iter(|| de_vec_int(black_box(&i.vec_int_last)))
     });
     g.bench_function("serde_tag_first", |b| {
         b.iter(|| de_vec_serde(black_box(&i.vec_first)))
@@ -133,50 +163,184 @@ fn ser_vec(c: &mut Criterion, i: &Inputs) {
     g.finish();
 }
 
-fn int_tag(c: &mut Criterion, i: &Inputs) {
-    let mut g = group(c, "de_int_tag_single");
+fn de_dyn(c: &mut Criterion, i: &Inputs) {
+    let p = &i.extra.profile;
+    let mut g = group(c, "de_dyn_single");
     g.bench_function("plain", |b| b.iter(|| de_plain(black_box(&i.single_plain))));
-    g.bench_function("ours_str_tag_first", |b| {
-        b.iter(|| de_ours(black_box(&i.single_first)))
+    g.bench_function("plain_boxed", |b| {
+        b.iter(|| de_plain_boxed(black_box(&i.single_plain)))
     });
-    g.bench_function("ours_int_tag_first", |b| {
-        b.iter(|| de_int(black_box(&i.single_int_first)))
-    });
-    g.bench_function("ours_int_tag_last", |b| {
-        b.iter(|| de_int(black_box(&i.single_int_last)))
-    });
+    for (pos, json) in [("first", &i.single_first), ("last", &i.single_last)] {
+        g.bench_function(format!("ours_tag_{pos}"), |b| {
+            b.iter(|| de_trait(black_box(json)))
+        });
+        g.bench_function(format!("profile_tag_{pos}"), |b| {
+            b.iter(|| de_profile(p, black_box(json)))
+        });
+        g.bench_function(format!("typetag_tag_{pos}"), |b| {
+            b.iter(|| de_typetag(black_box(json)))
+        });
+    }
     g.finish();
 
-    let mut g = group(c, "de_int_tag_vec1000");
+    let mut g = group(c, "de_dyn_vec1000");
     g.bench_function("plain", |b| {
         b.iter(|| de_vec_plain(black_box(&i.vec_plain), &i.kinds))
     });
-    g.bench_function("ours_str_tag_first", |b| {
-        b.iter(|| de_vec_ours(black_box(&i.vec_first)))
+    g.bench_function("plain_boxed", |b| {
+        b.iter(|| de_vec_plain_boxed(black_box(&i.vec_plain), &i.kinds))
     });
-    g.bench_function("ours_int_tag_first", |b| {
-        b.iter(|| de_vec_int(black_box(&i.vec_int_first)))
+    for (pos, json) in [("first", &i.vec_first), ("last", &i.vec_last)] {
+        g.bench_function(format!("ours_tag_{pos}"), |b| {
+            b.iter(|| de_vec_trait(black_box(json)))
+        });
+        g.bench_function(format!("profile_tag_{pos}"), |b| {
+            b.iter(|| de_vec_profile(p, black_box(json)))
+        });
+        g.bench_function(format!("typetag_tag_{pos}"), |b| {
+            b.iter(|| de_vec_typetag(black_box(json)))
+        });
+    }
+    g.finish();
+}
+
+fn ser_dyn(c: &mut Criterion, i: &Inputs) {
+    let x = &i.extra;
+    let mut buf = Vec::with_capacity(1 << 20);
+    let mut g = group(c, "ser_dyn_single");
+    let profile_one = x.profile.serializable(&*x.click_boxed);
+    g.bench_function("plain", |b| {
+        b.iter(|| ser_into(&mut buf, black_box(&i.click)))
     });
-    g.bench_function("ours_int_tag_last", |b| {
-        b.iter(|| de_vec_int(black_box(&i.vec_int_last)))
+    g.bench_function("ours", |b| {
+        b.iter(|| ser_into(&mut buf, black_box(&x.click_boxed)))
     });
+    g.bench_function("profile", |b| {
+        b.iter(|| ser_into(&mut buf, black_box(&profile_one)))
+    });
+    g.bench_function("typetag", |b| {
+        b.iter(|| ser_into(&mut buf, black_box(&x.click_tt)))
+    });
+    g.finish();
+
+    let plain = PlainEvents(&i.events);
+    let profile_vec = ProfileEvents(&x.profile, &x.boxed_events);
+    let mut g = group(c, "ser_dyn_vec1000");
+    g.bench_function("plain", |b| {
+        b.iter(|| ser_into(&mut buf, black_box(&plain)))
+    });
+    g.bench_function("ours", |b| {
+        b.iter(|| ser_into(&mut buf, black_box(&x.boxed_events)))
+    });
+    g.bench_function("profile", |b| {
+        b.iter(|| ser_into(&mut buf, black_box(&profile_vec)))
+    });
+    g.bench_function("typetag", |b| {
+        b.iter(|| ser_into(&mut buf, black_box(&x.tt_events)))
+    });
+    g.finish();
+}
+
+fn modes(c: &mut Criterion, i: &Inputs) {
+    let mut g = group(c, "de_modes_single");
+    g.bench_function("plain", |b| b.iter(|| de_plain(black_box(&i.single_plain))));
+    g.bench_function("presence", |b| {
+        b.iter(|| de_presence(black_box(&i.single_plain)))
+    });
+    g.bench_function("nested_tag_first", |b| {
+        b.iter(|| de_nested(black_box(&i.single_first)))
+    });
+    g.bench_function("nested_tag_last", |b| {
+        b.iter(|| de_nested(black_box(&i.single_last)))
+    });
+    g.finish();
+
+    let mut g = group(c, "de_modes_vec1000");
+    g.bench_function("plain", |b| {
+        b.iter(|| de_vec_plain(black_box(&i.vec_plain), &i.kinds))
+    });
+    g.bench_function("presence", |b| {
+        b.iter(|| de_vec_presence(black_box(&i.vec_plain)))
+    });
+    g.bench_function("nested_tag_first", |b| {
+        b.iter(|| de_vec_nested(black_box(&i.vec_first)))
+    });
+    g.bench_function("nested_tag_last", |b| {
+        b.iter(|| de_vec_nested(black_box(&i.vec_last)))
+    });
+    g.finish();
+}
+
+fn unknown(c: &mut Criterion, i: &Inputs) {
+    let x = &i.extra;
+    let mut g = group(c, "de_unknown_single");
+    g.bench_function("value", |b| {
+        b.iter(|| de_value(black_box(&x.single_unknown_first)))
+    });
+    g.bench_function("ours_unknown_tag", |b| {
+        b.iter(|| de_open(black_box(&x.single_unknown_first)))
+    });
+    g.finish();
+
+    let mut g = group(c, "de_unknown_vec1000");
+    g.bench_function("value", |b| {
+        b.iter(|| de_vec_value(black_box(&x.vec_unknown_first)))
+    });
+    g.bench_function("ours_unknown_tag", |b| {
+        b.iter(|| de_vec_open(black_box(&x.vec_unknown_first)))
+    });
+    g.finish();
+}
+
+fn depth(c: &mut Criterion, i: &Inputs) {
+    let mut g = group(c, DEPTH_GROUP);
+    // typetag's deepest chain takes milliseconds: same iterations per sample.
+    g.sampling_mode(SamplingMode::Flat);
+    for (k, d) in DEPTHS.into_iter().enumerate() {
+        let (plain, last) = (&i.chains.plain[k], &i.chains.tag_last[k]);
+        g.bench_with_input(BenchmarkId::new("plain", d), plain, |b, s| {
+            b.iter(|| deep_plain(black_box(s)))
+        });
+        g.bench_with_input(BenchmarkId::new("ours", d), last, |b, s| {
+            b.iter(|| deep_ours(black_box(s)))
+        });
+        g.bench_with_input(BenchmarkId::new("ours_dyn", d), last, |b, s| {
+            b.iter(|| deep_ours_trait(black_box(s)))
+        });
+        g.bench_with_input(BenchmarkId::new("serde", d), last, |b, s| {
+            b.iter(|| deep_serde(black_box(s)))
+        });
+        g.bench_with_input(BenchmarkId::new("typetag", d), last, |b, s| {
+            b.iter(|| deep_typetag(black_box(s)))
+        });
+    }
     g.finish();
 }
 
 fn main() {
     let started = SystemTime::now();
-    let inputs = Inputs::new();
-    inputs.check();
+    // Deep tag-last chains recurse through every level: one big-stack thread.
+    run_on_big_stack(move || {
+        let inputs = Inputs::new();
+        inputs.check();
 
-    let mut c = Criterion::default().configure_from_args();
-    de_single(&mut c, &inputs);
-    de_vec(&mut c, &inputs);
-    ser_single(&mut c, &inputs);
-    ser_vec(&mut c, &inputs);
-    int_tag(&mut c, &inputs);
-    c.final_summary();
+        let mut c = Criterion::default().configure_from_args();
+        de_single(&mut c, &inputs);
+        de_vec(&mut c, &inputs);
+        ser_single(&mut c, &inputs);
+        ser_vec(&mut c, &inputs);
+        de_dyn(&mut c, &inputs);
+        ser_dyn(&mut c, &inputs);
+        modes(&mut c, &inputs);
+        unknown(&mut c, &inputs);
+        depth(&mut c, &inputs);
+        c.final_summary();
+    });
 
     print_ratios(started);
+    print_depth(started);
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    println!("\nload average at the end: {}", load.trim());
 }
 
 // ---------------------------------------------------------------------------
@@ -217,14 +381,14 @@ fn print_ratios(since: SystemTime) {
         return;
     };
     println!(
-        "\nRatios to each group's `plain` (this run; mean and median of criterion's estimates)"
+        "\nRatios to each group's baseline (this run; mean and median of criterion's estimates)"
     );
     println!(
         "{:<20} {:<20} {:>12} {:>12} {:>8} {:>8}",
         "group", "bench", "mean", "median", "x mean", "x median"
     );
-    for (group, benches) in GROUPS {
-        let Some((base_mean, base_median)) = estimate(&dir, group, "plain", since) else {
+    for (group, baseline, benches) in GROUPS {
+        let Some((base_mean, base_median)) = estimate(&dir, group, baseline, since) else {
             continue;
         };
         for bench in *benches {
@@ -239,6 +403,38 @@ fn print_ratios(since: SystemTime) {
                     median / base_median
                 );
             }
+        }
+    }
+}
+
+/// Per level: time / depth, ratio to the plain chain of the same depth, and
+/// growth from the shallowest to the deepest chain (linear: 4x for 50 -> 200).
+fn print_depth(since: SystemTime) {
+    let Some(dir) = criterion_dir() else {
+        return;
+    };
+    println!("\nRecursive chains, tag last at every level (median times of this run)");
+    println!(
+        "{:<10} {:>6} {:>12} {:>12} {:>9} {:>14}",
+        "impl", "depth", "median", "per level", "x plain", "x depth 50"
+    );
+    for imp in DEPTH_IMPLS {
+        let first = estimate(&dir, DEPTH_GROUP, &format!("{imp}/{}", DEPTHS[0]), since);
+        for d in DEPTHS {
+            let Some((_, median)) = estimate(&dir, DEPTH_GROUP, &format!("{imp}/{d}"), since)
+            else {
+                continue;
+            };
+            let plain = estimate(&dir, DEPTH_GROUP, &format!("plain/{d}"), since);
+            println!(
+                "{:<10} {:>6} {:>12} {:>12} {:>9} {:>14}",
+                imp,
+                d,
+                fmt_ns(median),
+                fmt_ns(median / d as f64),
+                plain.map_or("-".into(), |(_, p)| format!("{:.2}", median / p)),
+                first.map_or("-".into(), |(_, f)| format!("{:.2}", median / f)),
+            );
         }
     }
 }

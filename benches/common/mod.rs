@@ -5,11 +5,17 @@
 
 #![allow(dead_code)]
 
+pub mod depth;
+pub mod extra;
+
 use std::fmt;
 
 use json_subtypes::json_subtypes;
 use serde::de::{DeserializeSeed, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+pub use depth::*;
+pub use extra::*;
 
 // ---------------------------------------------------------------------------
 // Payloads: ordinary serde structs of about eight fields each.
@@ -258,7 +264,7 @@ pub fn tag_last(plain: &str, tag: &str) -> String {
     format!("{},\"type\":{tag}}}", &plain[..plain.len() - 1])
 }
 
-fn json_array(items: impl Iterator<Item = String>) -> String {
+pub fn json_array(items: impl Iterator<Item = String>) -> String {
     let mut out = String::from("[");
     for (i, item) in items.enumerate() {
         if i > 0 {
@@ -289,6 +295,10 @@ pub struct Inputs {
     pub vec_last: String,
     pub vec_int_first: String,
     pub vec_int_last: String,
+    /// Trait objects, profile, presence, fallback, hierarchy (`extra.rs`).
+    pub extra: Extra,
+    /// Recursive chains, tag last (`depth.rs`).
+    pub chains: Chains,
 }
 
 impl Inputs {
@@ -300,7 +310,10 @@ impl Inputs {
         let with = |f: fn(&str, &str) -> String, tag: fn(&Event) -> &'static str| {
             json_array(events.iter().zip(&plains).map(|(e, p)| f(p, tag(e))))
         };
+        let extra = Extra::new(&click, &single_plain, &events, &plains);
         Inputs {
+            extra,
+            chains: Chains::new(),
             single_first: tag_first(&single_plain, "\"click\""),
             single_last: tag_last(&single_plain, "\"click\""),
             single_int_first: tag_first(&single_plain, "1"),
@@ -363,6 +376,90 @@ impl Inputs {
             serde_json::to_string(&self.int_events).unwrap(),
             self.vec_int_first
         );
+
+        self.check_extra();
+        self.chains.check();
+    }
+
+    /// The same for trait objects, profile, presence, fallback, hierarchy.
+    fn check_extra(&self) {
+        let x = &self.extra;
+        let p = &x.profile;
+        let ev = &self.click_ours;
+        let to_events =
+            |v: Vec<Box<dyn EventTrait>>| v.iter().map(|e| e.to_event()).collect::<Vec<_>>();
+
+        // Trait objects: ours, typetag, the profile, read with the tag first and last.
+        assert_eq!(&de_plain_boxed(&self.single_plain).to_event(), ev);
+        for json in [&self.single_first, &self.single_last] {
+            assert_eq!(&de_trait(json).to_event(), ev, "ours dyn: {json}");
+            assert_eq!(&de_typetag(json).to_event(), ev, "typetag: {json}");
+            assert_eq!(&de_profile(p, json).to_event(), ev, "profile: {json}");
+        }
+        let plain_boxed = de_vec_plain_boxed(&self.vec_plain, &self.kinds);
+        assert_eq!(to_events(plain_boxed), self.events);
+        for json in [&self.vec_first, &self.vec_last] {
+            assert_eq!(to_events(de_vec_trait(json)), self.events, "ours dyn");
+            let tt: Vec<Event> = de_vec_typetag(json).iter().map(|e| e.to_event()).collect();
+            assert_eq!(tt, self.events, "typetag");
+            assert_eq!(to_events(de_vec_profile(p, json)), self.events, "profile");
+            let scoped = de_vec_profile_scope(p, json);
+            assert_eq!(to_events(scoped), self.events, "profile scope");
+        }
+        // All three write exactly what the enum writes.
+        let text = |v: &dyn erased_text::Text| v.text();
+        assert_eq!(text(&x.click_boxed), self.single_first);
+        assert_eq!(text(&x.click_tt), self.single_first);
+        assert_eq!(p.to_string(&*x.click_boxed).unwrap(), self.single_first);
+        assert_eq!(text(&x.boxed_events), self.vec_first);
+        assert_eq!(text(&x.tt_events), self.vec_first);
+        assert_eq!(text(&ProfileEvents(p, &x.boxed_events)), self.vec_first);
+
+        // Presence: the untagged payloads.
+        let click = PresenceEvent::Click(self.click.clone());
+        assert_eq!(de_presence(&self.single_plain), click);
+        assert_eq!(de_vec_presence(&self.vec_plain), x.presence_events);
+        assert_eq!(text(&x.presence_events), self.vec_plain);
+
+        // Two levels: every tag belongs to a child.
+        let nested = NestedEvent::from(ev.clone());
+        assert_eq!(de_nested(&self.single_first), nested);
+        assert_eq!(de_nested(&self.single_last), nested);
+        assert_eq!(de_vec_nested(&self.vec_first), x.nested_events);
+        assert_eq!(de_vec_nested(&self.vec_last), x.nested_events);
+        assert_eq!(text(&x.nested_events), self.vec_first);
+
+        // Fallback: unknown tags keep every entry, in order; known tags don't fall back.
+        for json in [&x.single_unknown_first, &x.single_unknown_last] {
+            let OpenEvent::Other(u) = de_open(json) else {
+                panic!("{json} did not land in the fallback")
+            };
+            assert_eq!(u.tag::<String>().unwrap().unwrap(), "legacy_click");
+            assert_eq!(u.len(), 9);
+            assert_eq!(&serde_json::to_string(&u).unwrap(), json);
+            assert_eq!(u.to_json_value().unwrap(), de_value(json));
+        }
+        let open = de_vec_open(&x.vec_unknown_first);
+        assert!(open.iter().all(|o| matches!(o, OpenEvent::Other(_))));
+        assert_eq!(text(&open), x.vec_unknown_first);
+        let values = de_vec_value(&x.vec_unknown_first);
+        assert_eq!(text(&values), x.vec_unknown_first);
+        let known = de_open(&self.single_first);
+        assert_eq!(known, OpenEvent::Click(self.click.clone()));
+    }
+}
+
+/// `serde_json::to_string` through a trait object, so the checks above can
+/// take values of different types in one closure.
+mod erased_text {
+    pub trait Text {
+        fn text(&self) -> String;
+    }
+
+    impl<T: serde::Serialize + ?Sized> Text for T {
+        fn text(&self) -> String {
+            serde_json::to_string(self).unwrap()
+        }
     }
 }
 
