@@ -16,7 +16,7 @@ use serde::de::{
 };
 
 use crate::buffer::{set_hoist, Buffer, Reader};
-use crate::tag::{LiteralTable, Static, TagSink, TagVisitor};
+use crate::tag::{HeadValue, LiteralTable, Static, TagSink, TagVisitor};
 use crate::unknown::{take_wants_hint, TAG_HINT_KEY};
 
 /// What generated code provides for an annotated enum.
@@ -297,6 +297,18 @@ impl<'de, S: Subtypes<'de>> DispatchVisitor<'de, S> {
         live: A,
         hint: Option<&str>,
     ) -> Result<S::Value, A::Error> {
+        self.build_with_head(index, prefix, live, hint, None)
+    }
+
+    /// `build`, first handing a nested child its tag entry (`head`).
+    fn build_with_head<A: MapAccess<'de>>(
+        &self,
+        index: u32,
+        prefix: OwnedReader<'de>,
+        live: A,
+        hint: Option<&str>,
+        head: Option<HeadValue<'de>>,
+    ) -> Result<S::Value, A::Error> {
         let slot = Cell::new(None);
         let rest = Rest {
             prefix,
@@ -306,6 +318,8 @@ impl<'de, S: Subtypes<'de>> DispatchVisitor<'de, S> {
             catch: self.subtypes.erased().then_some(&slot),
             human_readable: self.human_readable,
             from_prefix: false,
+            head,
+            in_head: false,
         };
         match self.subtypes.build(index, rest) {
             Ok(value) => Ok(value),
@@ -408,8 +422,10 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
                     // again for any other subtype.
                     let key = s.key().unwrap_or_default();
                     let mark = prefix.len();
+                    let mut head = None;
                     let sink = TagSink {
                         buf: &mut prefix,
+                        head: Some(&mut head),
                         key,
                         human_readable: self.human_readable,
                         fallback: s.fallback().is_some(),
@@ -419,9 +435,17 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
                         sink: Some(sink),
                     };
                     return match map.next_value_seed(seed)? {
-                        Some(index) if s.is_nested(index) => {
-                            self.build(index, prefix.reader_from(mark), map, None)
-                        }
+                        Some(index) if s.is_nested(index) => match head {
+                            // Handed on as it was read: no buffer.
+                            Some(value) => self.build_with_head(
+                                index,
+                                prefix.reader_owned(),
+                                map,
+                                None,
+                                Some(value),
+                            ),
+                            None => self.build(index, prefix.reader_from(mark), map, None),
+                        },
                         Some(index) => {
                             prefix.truncate(mark);
                             self.build(index, prefix.reader_owned(), map, None)
@@ -642,6 +666,10 @@ pub struct Rest<'de, 's, A: MapAccess<'de>> {
     human_readable: bool,
     /// Whether the key just handed out came from the prefix.
     from_prefix: bool,
+    /// A nested child's tag entry, handed out before anything else.
+    head: Option<HeadValue<'de>>,
+    /// Whether the key just handed out was the head's.
+    in_head: bool,
 }
 
 /// A buffer together with its read position.
@@ -704,6 +732,12 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Rest<'de, '_, A> {
     where
         K: DeserializeSeed<'de>,
     {
+        if self.head.is_some() && !self.in_head {
+            self.in_head = true;
+            let key = self.tag.unwrap_or_default();
+            let out = seed.deserialize(de::value::StrDeserializer::<A::Error>::new(key));
+            return caught(self.catch, out.map(Some));
+        }
         if !self.prefix.is_done() {
             self.from_prefix = true;
             let human_readable = self.human_readable;
@@ -725,6 +759,19 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Rest<'de, '_, A> {
     where
         V: DeserializeSeed<'de>,
     {
+        if self.in_head {
+            if let Some(head) = self.head.take() {
+                let out = match head {
+                    HeadValue::Str(v) => {
+                        seed.deserialize(de::value::BorrowedStrDeserializer::new(v))
+                    }
+                    HeadValue::U64(v) => seed.deserialize(de::value::U64Deserializer::new(v)),
+                    HeadValue::I64(v) => seed.deserialize(de::value::I64Deserializer::new(v)),
+                    HeadValue::Bool(v) => seed.deserialize(de::value::BoolDeserializer::new(v)),
+                };
+                return caught(self.catch, out);
+            }
+        }
         let out = if self.from_prefix {
             let human_readable = self.human_readable;
             self.prefix

@@ -213,6 +213,18 @@ pub struct TagSink<'a, 'de> {
     pub(crate) human_readable: bool,
     /// Whether an unknown value goes to a fallback (else it is an error).
     pub(crate) fallback: bool,
+    /// Where a nested child's tag is kept when it needs no buffer (a
+    /// borrowed string, an integer, a bool).
+    pub(crate) head: Option<&'a mut Option<HeadValue<'de>>>,
+}
+
+/// A tag value handed again to a nested child without buffering.
+#[derive(Clone, Copy)]
+pub(crate) enum HeadValue<'de> {
+    Str(&'de str),
+    U64(u64),
+    I64(i64),
+    Bool(bool),
 }
 
 /// A table of literal tags as a value: the generated constant tables, or a
@@ -300,13 +312,30 @@ impl<'de, L: Lookup> TagVisitor<'_, 'de, L> {
         found: Found<'_>,
         record: impl FnOnce(Recorder<'_, 'de>) -> Result<(), E>,
     ) -> Result<Option<u32>, E> {
+        self.found_or_head(found, None, record)
+    }
+
+    /// `found`, with the value as a nested child could be handed it again
+    /// without a buffer (`head`), where the value allows.
+    #[inline]
+    fn found_or_head<E: de::Error>(
+        self,
+        found: Found<'_>,
+        head: Option<HeadValue<'de>>,
+        record: impl FnOnce(Recorder<'_, 'de>) -> Result<(), E>,
+    ) -> Result<Option<u32>, E> {
         let table = self.table;
         match table.lookup(found).map_err(E::custom)? {
             Some(index) if table.is_nested(index) => {
                 // The nested child reads the tag again: keep the value.
                 if let Some(sink) = self.sink {
-                    sink.buf.push_str(sink.key);
-                    record(sink.buf.recorder(crate::buffer::remaining()))?;
+                    match (head, sink.head) {
+                        (Some(value), Some(slot)) => *slot = Some(value),
+                        _ => {
+                            sink.buf.push_str(sink.key);
+                            record(sink.buf.recorder(crate::buffer::remaining()))?;
+                        }
+                    }
                 }
                 Ok(Some(index))
             }
@@ -357,7 +386,9 @@ impl<'de, L: Lookup> Visitor<'de> for TagVisitor<'_, 'de, L> {
     }
 
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<Option<u32>, E> {
-        self.found(Found::Bool(v), |r| r.visit_bool(v))
+        self.found_or_head(Found::Bool(v), Some(HeadValue::Bool(v)), |r| {
+            r.visit_bool(v)
+        })
     }
 
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<Option<u32>, E> {
@@ -367,11 +398,11 @@ impl<'de, L: Lookup> Visitor<'de> for TagVisitor<'_, 'de, L> {
             Ok(u) => Found::U64(u),
             Err(_) => Found::I64(v),
         };
-        self.found(found, |r| r.visit_i64(v))
+        self.found_or_head(found, Some(HeadValue::I64(v)), |r| r.visit_i64(v))
     }
 
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<Option<u32>, E> {
-        self.found(Found::U64(v), |r| r.visit_u64(v))
+        self.found_or_head(Found::U64(v), Some(HeadValue::U64(v)), |r| r.visit_u64(v))
     }
 
     fn visit_i128<E: de::Error>(self, v: i128) -> Result<Option<u32>, E> {
@@ -404,7 +435,9 @@ impl<'de, L: Lookup> Visitor<'de> for TagVisitor<'_, 'de, L> {
     }
 
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Option<u32>, E> {
-        self.found(Found::Str(v), |r| r.visit_borrowed_str(v))
+        self.found_or_head(Found::Str(v), Some(HeadValue::Str(v)), |r| {
+            r.visit_borrowed_str(v)
+        })
     }
 
     fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Option<u32>, E> {
