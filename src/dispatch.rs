@@ -297,17 +297,17 @@ impl<'de, S: Subtypes<'de>> DispatchVisitor<'de, S> {
         live: A,
         hint: Option<&str>,
     ) -> Result<S::Value, A::Error> {
-        self.build_with_head(index, prefix, live, hint, None)
+        self.build_with_head(index, prefix, live, hint, NoHead)
     }
 
     /// `build`, first handing a nested child its tag entry (`head`).
-    fn build_with_head<A: MapAccess<'de>>(
+    fn build_with_head<A: MapAccess<'de>, H: HeadSlot<'de>>(
         &self,
         index: u32,
         prefix: OwnedReader<'de>,
         live: A,
         hint: Option<&str>,
-        head: Option<HeadValue<'de>>,
+        head: H,
     ) -> Result<S::Value, A::Error> {
         let slot = Cell::new(None);
         let rest = Rest {
@@ -653,7 +653,43 @@ where
 
 /// The rest of an object once its tag is known: the buffered prefix replayed,
 /// then the live map streamed.
-pub struct Rest<'de, 's, A: MapAccess<'de>> {
+/// Where a `Rest` finds a nested child's tag entry. Only the nested path
+/// has one; for every other path `NoHead` compiles the checks away.
+pub trait HeadSlot<'de> {
+    const ENABLED: bool;
+    fn is_some(&self) -> bool;
+    fn take(&mut self) -> Option<HeadValue<'de>>;
+}
+
+pub struct NoHead;
+
+impl<'de> HeadSlot<'de> for NoHead {
+    const ENABLED: bool = false;
+
+    #[inline(always)]
+    fn is_some(&self) -> bool {
+        false
+    }
+
+    #[inline(always)]
+    fn take(&mut self) -> Option<HeadValue<'de>> {
+        None
+    }
+}
+
+impl<'de> HeadSlot<'de> for Option<HeadValue<'de>> {
+    const ENABLED: bool = true;
+
+    fn is_some(&self) -> bool {
+        Option::is_some(self)
+    }
+
+    fn take(&mut self) -> Option<HeadValue<'de>> {
+        Option::take(self)
+    }
+}
+
+pub struct Rest<'de, 's, A: MapAccess<'de>, H = NoHead> {
     prefix: OwnedReader<'de>,
     live: A,
     /// A second tag key in the live rest is an error.
@@ -667,7 +703,7 @@ pub struct Rest<'de, 's, A: MapAccess<'de>> {
     /// Whether the key just handed out came from the prefix.
     from_prefix: bool,
     /// A nested child's tag entry, handed out before anything else.
-    head: Option<HeadValue<'de>>,
+    head: H,
     /// Whether the key just handed out was the head's.
     in_head: bool,
 }
@@ -724,7 +760,7 @@ impl<'de> OwnedReader<'de> {
     }
 }
 
-impl<'de, A: MapAccess<'de>> MapAccess<'de> for Rest<'de, '_, A> {
+impl<'de, A: MapAccess<'de>, H: HeadSlot<'de>> MapAccess<'de> for Rest<'de, '_, A, H> {
     type Error = A::Error;
 
     #[inline]
@@ -732,7 +768,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Rest<'de, '_, A> {
     where
         K: DeserializeSeed<'de>,
     {
-        if self.head.is_some() && !self.in_head {
+        if H::ENABLED && self.head.is_some() && !self.in_head {
             self.in_head = true;
             let key = self.tag.unwrap_or_default();
             let out = seed.deserialize(de::value::StrDeserializer::<A::Error>::new(key));
@@ -759,7 +795,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Rest<'de, '_, A> {
     where
         V: DeserializeSeed<'de>,
     {
-        if self.in_head {
+        if H::ENABLED && self.in_head {
             if let Some(head) = self.head.take() {
                 let out = match head {
                     HeadValue::Str(v) => {
@@ -813,7 +849,7 @@ fn keep_first<E: de::Error>(slot: &Cell<Option<E>>, e: E) -> E {
     }
 }
 
-impl<'de, A: MapAccess<'de>> Rest<'de, '_, A> {
+impl<'de, A: MapAccess<'de>, H: HeadSlot<'de>> Rest<'de, '_, A, H> {
     /// Reads and drops the remaining entries (still refusing a second tag).
     fn drain(&mut self) -> Result<(), A::Error> {
         while self.next_key::<IgnoredAny>()?.is_some() {
@@ -825,7 +861,7 @@ impl<'de, A: MapAccess<'de>> Rest<'de, '_, A> {
 
 /// Deserializes the rest of the object as the payload of a subtype: every
 /// request is answered with the map, as serde's internally tagged enums do.
-impl<'de, A: MapAccess<'de>> Deserializer<'de> for Rest<'de, '_, A> {
+impl<'de, A: MapAccess<'de>, H: HeadSlot<'de>> Deserializer<'de> for Rest<'de, '_, A, H> {
     type Error = A::Error;
 
     #[inline]
@@ -892,12 +928,12 @@ impl<'de, A: MapAccess<'de>> Deserializer<'de> for Rest<'de, '_, A> {
 
 /// The rest of an object for an `Unknown` payload: first an entry naming
 /// the tag key, then the object.
-struct Hinted<'de, 's, A: MapAccess<'de>> {
+struct Hinted<'de, 's, A: MapAccess<'de>, H> {
     key: Option<&'s str>,
-    rest: Rest<'de, 's, A>,
+    rest: Rest<'de, 's, A, H>,
 }
 
-impl<'de, A: MapAccess<'de>> MapAccess<'de> for Hinted<'de, '_, A> {
+impl<'de, A: MapAccess<'de>, H: HeadSlot<'de>> MapAccess<'de> for Hinted<'de, '_, A, H> {
     type Error = A::Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(
@@ -1015,7 +1051,7 @@ impl<'de, A: SeqAccess<'de>> VariantAccess<'de> for RestSeq<A> {
     }
 }
 
-impl<'de, A: MapAccess<'de>> VariantAccess<'de> for Rest<'de, '_, A> {
+impl<'de, A: MapAccess<'de>, H: HeadSlot<'de>> VariantAccess<'de> for Rest<'de, '_, A, H> {
     type Error = A::Error;
 
     fn unit_variant(mut self) -> Result<(), A::Error> {

@@ -220,7 +220,7 @@ pub struct TagSink<'a, 'de> {
 
 /// A tag value handed again to a nested child without buffering.
 #[derive(Clone, Copy)]
-pub(crate) enum HeadValue<'de> {
+pub enum HeadValue<'de> {
     Str(&'de str),
     U64(u64),
     I64(i64),
