@@ -6,11 +6,12 @@ use std::collections::HashMap;
 use proc_macro2::TokenStream;
 use quote::ToTokens;
 use syn::ext::IdentExt;
-use syn::{Attribute, Expr, ExprLit, Lit, LitStr, Meta};
+use syn::{Attribute, Expr, LitStr};
 
 use crate::ast::{Container, Style};
 use crate::attr::TagValue;
 use crate::ctx::Ctxt;
+use crate::serde_attr::serde_entries;
 
 pub fn check(cx: &Ctxt, cont: &Container) {
     check_tag_present(cx, cont);
@@ -272,7 +273,10 @@ fn check_fields_named_like_tag(cx: &Ctxt, cont: &Container) {
         }
         for field in &variant.original.fields {
             let Some(ident) = &field.ident else { continue };
-            let entries = serde_entries(&field.attrs);
+            let entries: Vec<(String, Option<LitStr>)> = serde_entries(&field.attrs)
+                .into_iter()
+                .map(|(key, _, value)| (key, value))
+                .collect();
             let mut offenders: Vec<TokenStream> = entries
                 .iter()
                 .filter(|(key, _)| key == "rename" || key == "alias")
@@ -368,45 +372,6 @@ fn skip_value(meta: &syn::meta::ParseNestedMeta) -> syn::Result<()> {
         let _: proc_macro2::TokenStream = content.parse()?;
     }
     Ok(())
-}
-
-/// `(key, string value)` for each entry of `#[serde(...)]` attributes,
-/// flattening `rename(serialize = "a", deserialize = "b")` into two entries.
-fn serde_entries(attrs: &[Attribute]) -> Vec<(String, Option<LitStr>)> {
-    let mut out = Vec::new();
-    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
-        if !matches!(attr.meta, Meta::List(_)) {
-            continue;
-        }
-        let _ = attr.parse_nested_meta(|meta| {
-            let key = meta.path.to_token_stream().to_string();
-            if meta.input.peek(syn::Token![=]) {
-                let expr: Expr = meta.value()?.parse()?;
-                out.push((key, string_lit(&expr)));
-            } else if meta.input.peek(syn::token::Paren) {
-                meta.parse_nested_meta(|inner| {
-                    if inner.input.peek(syn::Token![=]) {
-                        let expr: Expr = inner.value()?.parse()?;
-                        out.push((key.clone(), string_lit(&expr)));
-                    }
-                    Ok(())
-                })?;
-            } else {
-                out.push((key, None));
-            }
-            Ok(())
-        });
-    }
-    out
-}
-
-fn string_lit(expr: &Expr) -> Option<LitStr> {
-    match expr {
-        Expr::Lit(ExprLit {
-            lit: Lit::Str(s), ..
-        }) => Some(s.clone()),
-        _ => None,
-    }
 }
 
 /// A nested variant holds one enum with the same tag key and literal tags,

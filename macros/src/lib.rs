@@ -12,6 +12,7 @@ mod case;
 mod check;
 mod ctx;
 mod expand;
+mod serde_attr;
 
 use proc_macro::TokenStream;
 

@@ -17,11 +17,12 @@
 use proc_macro2::{TokenStream, TokenTree};
 use quote::{quote, ToTokens};
 use syn::ext::IdentExt;
-use syn::{Attribute, Expr, ExprLit, Lit, LitStr, Meta};
+use syn::{Attribute, Expr, ExprLit, Lit, Meta};
 
 use crate::ast::{Container, Style, Variant};
 use crate::attr::TagValue;
 use crate::case::RenameRule;
+use crate::serde_attr::{serde_entries, Which};
 
 fn private() -> TokenStream {
     quote!(::json_subtypes::__private)
@@ -412,56 +413,5 @@ impl FieldSerde {
         // A skipped field is filled from its default.
         out.default |= out.skip_de;
         out
-    }
-}
-
-#[derive(Clone, Copy)]
-enum Which {
-    Both,
-    De,
-    Ser,
-}
-
-/// `(key, direction, string value)` for each entry of `#[serde(...)]`:
-/// `rename = "a"` is `Both`, `rename(serialize = "a")` is `Ser`.
-fn serde_entries(attrs: &[Attribute]) -> Vec<(String, Which, Option<LitStr>)> {
-    let mut out = Vec::new();
-    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
-        if !matches!(attr.meta, Meta::List(_)) {
-            continue;
-        }
-        let _ = attr.parse_nested_meta(|meta| {
-            let key = meta.path.to_token_stream().to_string();
-            if meta.input.peek(syn::Token![=]) {
-                let expr: Expr = meta.value()?.parse()?;
-                out.push((key, Which::Both, string_lit(&expr)));
-            } else if meta.input.peek(syn::token::Paren) {
-                meta.parse_nested_meta(|inner| {
-                    let which = if inner.path.is_ident("serialize") {
-                        Which::Ser
-                    } else {
-                        Which::De
-                    };
-                    if inner.input.peek(syn::Token![=]) {
-                        let expr: Expr = inner.value()?.parse()?;
-                        out.push((key.clone(), which, string_lit(&expr)));
-                    }
-                    Ok(())
-                })?;
-            } else {
-                out.push((key, Which::Both, None));
-            }
-            Ok(())
-        });
-    }
-    out
-}
-
-fn string_lit(expr: &Expr) -> Option<LitStr> {
-    match expr {
-        Expr::Lit(ExprLit {
-            lit: Lit::Str(s), ..
-        }) => Some(s.clone()),
-        _ => None,
     }
 }
