@@ -1110,117 +1110,100 @@ struct NotTagVisitor<'s, V> {
     tag: &'s str,
 }
 
-macro_rules! forward_key_requests {
+/// Forwards every request of a wrapping deserializer to the one it wraps,
+/// with the visitor that its `split` gives (wrapped or not).
+macro_rules! forward_requests {
     ($($method:ident)*) => {
         $(
             #[inline]
             fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-                self.inner.$method(NotTagVisitor { inner: visitor, tag: self.tag })
+                let (inner, visitor) = self.split(visitor);
+                inner.$method(visitor)
             }
         )*
+
+        #[inline]
+        fn deserialize_unit_struct<V: Visitor<'de>>(
+            self,
+            name: &'static str,
+            visitor: V,
+        ) -> Result<V::Value, D::Error> {
+            let (inner, visitor) = self.split(visitor);
+            inner.deserialize_unit_struct(name, visitor)
+        }
+
+        #[inline]
+        fn deserialize_newtype_struct<V: Visitor<'de>>(
+            self,
+            name: &'static str,
+            visitor: V,
+        ) -> Result<V::Value, D::Error> {
+            let (inner, visitor) = self.split(visitor);
+            inner.deserialize_newtype_struct(name, visitor)
+        }
+
+        #[inline]
+        fn deserialize_tuple<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, D::Error> {
+            let (inner, visitor) = self.split(visitor);
+            inner.deserialize_tuple(len, visitor)
+        }
+
+        #[inline]
+        fn deserialize_tuple_struct<V: Visitor<'de>>(
+            self,
+            name: &'static str,
+            len: usize,
+            visitor: V,
+        ) -> Result<V::Value, D::Error> {
+            let (inner, visitor) = self.split(visitor);
+            inner.deserialize_tuple_struct(name, len, visitor)
+        }
+
+        #[inline]
+        fn deserialize_struct<V: Visitor<'de>>(
+            self,
+            name: &'static str,
+            fields: &'static [&'static str],
+            visitor: V,
+        ) -> Result<V::Value, D::Error> {
+            let (inner, visitor) = self.split(visitor);
+            inner.deserialize_struct(name, fields, visitor)
+        }
+
+        #[inline]
+        fn deserialize_enum<V: Visitor<'de>>(
+            self,
+            name: &'static str,
+            variants: &'static [&'static str],
+            visitor: V,
+        ) -> Result<V::Value, D::Error> {
+            let (inner, visitor) = self.split(visitor);
+            inner.deserialize_enum(name, variants, visitor)
+        }
     };
+}
+
+impl<'s, D> NotTagDeserializer<'s, D> {
+    #[inline]
+    fn split<V>(self, visitor: V) -> (D, NotTagVisitor<'s, V>) {
+        let visitor = NotTagVisitor {
+            inner: visitor,
+            tag: self.tag,
+        };
+        (self.inner, visitor)
+    }
 }
 
 impl<'de, D: Deserializer<'de>> Deserializer<'de> for NotTagDeserializer<'_, D> {
     type Error = D::Error;
 
-    forward_key_requests! {
+    forward_requests! {
         deserialize_any deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32
         deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32
         deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char
         deserialize_str deserialize_string deserialize_bytes deserialize_byte_buf
         deserialize_option deserialize_unit deserialize_seq deserialize_map
         deserialize_identifier deserialize_ignored_any
-    }
-
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        self.inner.deserialize_unit_struct(
-            name,
-            NotTagVisitor {
-                inner: visitor,
-                tag: self.tag,
-            },
-        )
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        self.inner.deserialize_newtype_struct(
-            name,
-            NotTagVisitor {
-                inner: visitor,
-                tag: self.tag,
-            },
-        )
-    }
-
-    fn deserialize_tuple<V: Visitor<'de>>(
-        self,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        self.inner.deserialize_tuple(
-            len,
-            NotTagVisitor {
-                inner: visitor,
-                tag: self.tag,
-            },
-        )
-    }
-
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        self.inner.deserialize_tuple_struct(
-            name,
-            len,
-            NotTagVisitor {
-                inner: visitor,
-                tag: self.tag,
-            },
-        )
-    }
-
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        self.inner.deserialize_struct(
-            name,
-            fields,
-            NotTagVisitor {
-                inner: visitor,
-                tag: self.tag,
-            },
-        )
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        self.inner.deserialize_enum(
-            name,
-            variants,
-            NotTagVisitor {
-                inner: visitor,
-                tag: self.tag,
-            },
-        )
     }
 
     fn is_human_readable(&self) -> bool {
@@ -1348,21 +1331,17 @@ impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for ParseIgnored<S> {
 
 struct ParseIgnoredDeserializer<D>(D);
 
-macro_rules! pass_through {
-    ($($method:ident)*) => {
-        $(
-            #[inline]
-            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-                self.0.$method(visitor)
-            }
-        )*
-    };
+impl<D> ParseIgnoredDeserializer<D> {
+    #[inline]
+    fn split<V>(self, visitor: V) -> (D, V) {
+        (self.0, visitor)
+    }
 }
 
 impl<'de, D: Deserializer<'de>> Deserializer<'de> for ParseIgnoredDeserializer<D> {
     type Error = D::Error;
 
-    pass_through! {
+    forward_requests! {
         deserialize_any deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32
         deserialize_i64 deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32
         deserialize_u64 deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char
@@ -1376,63 +1355,6 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for ParseIgnoredDeserializer<D
             depth: crate::buffer::remaining(),
         })?;
         visitor.visit_unit()
-    }
-
-    #[inline]
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        self.0.deserialize_unit_struct(name, visitor)
-    }
-
-    #[inline]
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        self.0.deserialize_newtype_struct(name, visitor)
-    }
-
-    #[inline]
-    fn deserialize_tuple<V: Visitor<'de>>(
-        self,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        self.0.deserialize_tuple(len, visitor)
-    }
-
-    #[inline]
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        self.0.deserialize_tuple_struct(name, len, visitor)
-    }
-
-    #[inline]
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        self.0.deserialize_struct(name, fields, visitor)
-    }
-
-    #[inline]
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        self.0.deserialize_enum(name, variants, visitor)
     }
 
     fn is_human_readable(&self) -> bool {
