@@ -353,12 +353,19 @@ impl fmt::Debug for Buffer<'_> {
     }
 }
 
+#[inline]
 fn put_varint(code: &mut Vec<u8>, mut v: u64) {
+    // Encoded on the stack, written at once: one capacity check, not one per
+    // byte.
+    let mut bytes = [0u8; 10];
+    let mut n = 0;
     while v >= 0x80 {
-        code.push((v as u8) | 0x80);
+        bytes[n] = (v as u8) | 0x80;
         v >>= 7;
+        n += 1;
     }
-    code.push(v as u8);
+    bytes[n] = v as u8;
+    code.extend_from_slice(&bytes[..=n]);
 }
 
 fn zigzag(v: i64) -> u64 {

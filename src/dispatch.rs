@@ -399,6 +399,8 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
         let s = &self.subtypes;
         let mut prefix = Buffer::new();
         let mut seen = 0u128;
+        // Read once: the budget is the same for every entry of this object.
+        let depth = crate::buffer::remaining();
         loop {
             let seed = KeySeed {
                 subtypes: s,
@@ -456,10 +458,7 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
                         }
                     };
                 }
-                Some(false) => prefix.record(
-                    ValueSeedDeserializer { map: &mut map },
-                    crate::buffer::remaining(),
-                )?,
+                Some(false) => prefix.record(ValueSeedDeserializer { map: &mut map }, depth)?,
                 None => break,
             }
         }
