@@ -23,6 +23,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     check_presence_variants(cx, cont);
     check_first_match_needs_presence(cx, cont);
     check_nested_variants(cx, cont);
+    check_newtype_of_itself(cx, cont);
     check_no_serde_derive(cx, cont);
     check_variant_styles(cx, cont);
     check_unique_tags(cx, cont);
@@ -424,5 +425,54 @@ fn check_nested_variants(cx: &Ctxt, cont: &Container) {
                 format!("a nested enum cannot use the parent's type parameter `{}`; name a concrete type", param.ident),
             );
         }
+    }
+}
+
+/// A newtype variant holding the enum itself (`Neg(Box<Expr>)`) would write
+/// the inner tag into the outer object under the same key: two tags in one
+/// object. A struct variant nests it in a field instead.
+fn check_newtype_of_itself(cx: &Ctxt, cont: &Container) {
+    if cont.is_presence() {
+        return;
+    }
+    for variant in &cont.variants {
+        if variant.is_nested() || variant.is_fallback() {
+            continue;
+        }
+        let Some(payload) = variant.payload() else {
+            continue;
+        };
+        if is_self_or_box_of_self(payload, cont.ident()) {
+            cx.error_spanned_by(
+                payload,
+                format!(
+                    "a newtype variant holding `{0}` itself would put two tags in one object; use a struct variant such as `{1} {{ arg: Box<{0}> }}`",
+                    cont.ident(),
+                    variant.ident()
+                ),
+            );
+        }
+    }
+}
+
+/// `Expr`, `Self`, or `Box`/`Rc`/`Arc` of one of them.
+fn is_self_or_box_of_self(ty: &syn::Type, ident: &syn::Ident) -> bool {
+    let syn::Type::Path(path) = ty else {
+        return false;
+    };
+    let Some(last) = path.path.segments.last() else {
+        return false;
+    };
+    if last.ident == *ident || last.ident == "Self" {
+        return true;
+    }
+    if !["Box", "Rc", "Arc"].iter().any(|w| last.ident == w) {
+        return false;
+    }
+    match &last.arguments {
+        syn::PathArguments::AngleBracketed(args) => args.args.iter().any(|arg| {
+            matches!(arg, syn::GenericArgument::Type(inner) if is_self_or_box_of_self(inner, ident))
+        }),
+        _ => false,
     }
 }
