@@ -9,7 +9,7 @@ use serde::de::{
     self, Deserialize, Deserializer, EnumAccess, MapAccess, SeqAccess, Unexpected, Visitor,
 };
 
-use crate::buffer::{Buffer, RecordSeed, Recorder, NUMBER_TOKEN};
+use crate::buffer::{Buffer, Recorder, NUMBER_TOKEN};
 use serde::ser::{Serialize, Serializer};
 
 /// How many tags an error message lists before it says "and N more".
@@ -470,18 +470,16 @@ impl<'de, L: Lookup> Visitor<'de> for TagVisitor<'_, 'de, L> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<u32>, A::Error> {
         // serde_json's `arbitrary_precision` hands every number over as a
         // one-entry map; look at the first key before calling it a map.
-        let mut first = Buffer::new();
-        let has_key = map
-            .next_key_seed(RecordSeed(first.recorder(crate::buffer::remaining())))?
-            .is_some();
-        if has_key && first.str_at(0) == Some(NUMBER_TOKEN) {
-            let digits: String = map.next_value()?;
-            return self.number(&digits);
+        // Nothing is allocated on the way when the key and digits borrow.
+        let first = map.next_key_seed(FirstKeySeed)?;
+        if let Some(FirstKey::Number) = first {
+            let digits = map.next_value_seed(TextSeed)?;
+            return self.number(digits.as_str());
         }
         let human_readable = self.sink.as_ref().is_some_and(|s| s.human_readable);
         self.wrong_kind(Unexpected::Map, |r| {
             r.visit_map(Resumed {
-                first: has_key.then_some(first),
+                first,
                 human_readable,
                 map,
             })
@@ -493,9 +491,127 @@ impl<'de, L: Lookup> Visitor<'de> for TagVisitor<'_, 'de, L> {
     }
 }
 
+/// The first key of a map read as a tag value: serde_json's number token,
+/// or a key kept to hand on with the map.
+enum FirstKey<'de> {
+    Number,
+    Text(Text<'de>),
+    Other(Buffer<'de>),
+}
+
+/// A string, borrowed from the input when the format allows.
+enum Text<'de> {
+    Borrowed(&'de str),
+    Owned(String),
+}
+
+impl Text<'_> {
+    fn as_str(&self) -> &str {
+        match self {
+            Text::Borrowed(s) => s,
+            Text::Owned(s) => s,
+        }
+    }
+}
+
+struct FirstKeySeed;
+
+impl<'de> de::DeserializeSeed<'de> for FirstKeySeed {
+    type Value = FirstKey<'de>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<FirstKey<'de>, D::Error> {
+        d.deserialize_identifier(self)
+    }
+}
+
+impl<'de> Visitor<'de> for FirstKeySeed {
+    type Value = FirstKey<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a map key")
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<FirstKey<'de>, E> {
+        Ok(match v {
+            NUMBER_TOKEN => FirstKey::Number,
+            _ => FirstKey::Text(Text::Borrowed(v)),
+        })
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<FirstKey<'de>, E> {
+        Ok(match v {
+            NUMBER_TOKEN => FirstKey::Number,
+            _ => FirstKey::Text(Text::Owned(v.to_owned())),
+        })
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<FirstKey<'de>, E> {
+        Ok(match v.as_str() {
+            NUMBER_TOKEN => FirstKey::Number,
+            _ => FirstKey::Text(Text::Owned(v)),
+        })
+    }
+
+    // Keys of other kinds (CBOR integers, YAML booleans) are kept as they came.
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<FirstKey<'de>, E> {
+        let mut buf = Buffer::new();
+        buf.push_u64(v);
+        Ok(FirstKey::Other(buf))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<FirstKey<'de>, E> {
+        let mut buf = Buffer::new();
+        buf.push_i64(v);
+        Ok(FirstKey::Other(buf))
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<FirstKey<'de>, E> {
+        let mut buf = Buffer::new();
+        buf.push_bool(v);
+        Ok(FirstKey::Other(buf))
+    }
+
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<FirstKey<'de>, E> {
+        let mut buf = Buffer::new();
+        buf.push_bytes(v);
+        Ok(FirstKey::Other(buf))
+    }
+}
+
+/// Reads a string value, borrowing when it can.
+struct TextSeed;
+
+impl<'de> de::DeserializeSeed<'de> for TextSeed {
+    type Value = Text<'de>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Text<'de>, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for TextSeed {
+    type Value = Text<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a number's digits")
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Text<'de>, E> {
+        Ok(Text::Borrowed(v))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Text<'de>, E> {
+        Ok(Text::Owned(v.to_owned()))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Text<'de>, E> {
+        Ok(Text::Owned(v))
+    }
+}
+
 /// A map whose first key was already read (into `first`), handed on whole.
 struct Resumed<'de, A> {
-    first: Option<Buffer<'de>>,
+    first: Option<FirstKey<'de>>,
     human_readable: bool,
     map: A,
 }
@@ -508,12 +624,19 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Resumed<'de, A> {
         seed: K,
     ) -> Result<Option<K::Value>, A::Error> {
         match self.first.take() {
-            Some(first) => {
-                let mut reader = first.reader_at(0);
+            Some(FirstKey::Text(Text::Borrowed(key))) => seed
+                .deserialize(de::value::BorrowedStrDeserializer::new(key))
+                .map(Some),
+            Some(FirstKey::Text(Text::Owned(key))) => seed
+                .deserialize(de::value::StringDeserializer::new(key))
+                .map(Some),
+            Some(FirstKey::Other(buf)) => {
+                let mut reader = buf.reader_at(0);
                 seed.deserialize(reader.next_value::<A::Error>(self.human_readable))
                     .map(Some)
             }
-            None => self.map.next_key_seed(seed),
+            // The number token is never handed on (it is read as a number).
+            Some(FirstKey::Number) | None => self.map.next_key_seed(seed),
         }
     }
 

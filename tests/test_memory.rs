@@ -205,3 +205,28 @@ fn tag_last_buffers_at_most_8x_its_input(
         value.len()
     );
 }
+
+/// With `arbitrary_precision`, serde_json hands an integer tag over as a
+/// one-entry map holding its digits (which serde_json allocates); reading
+/// the tag adds nothing to that.
+#[cfg(feature = "arbitrary_precision")]
+#[test]
+fn integer_tags_under_arbitrary_precision_allocate_nothing() {
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    struct Text<'a> {
+        s: &'a str,
+    }
+    #[json_subtypes(tag = "type")]
+    #[derive(Debug, PartialEq)]
+    enum IntTagged<'a> {
+        #[json_subtypes(name = 3)]
+        Text(#[serde(borrow)] Text<'a>),
+    }
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let (plain, _, _) = measure(|| serde_json::from_str::<Text>(r#"{"s":"a"}"#).unwrap());
+    let (ours, _, v) =
+        measure(|| serde_json::from_str::<IntTagged>(r#"{"type":3,"s":"a"}"#).unwrap());
+    assert_eq!(v, IntTagged::Text(Text { s: "a" }));
+    // The one allocation is the `String` serde_json builds for the digits.
+    assert_eq!(ours, plain + 1);
+}
