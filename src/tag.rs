@@ -80,9 +80,9 @@ impl fmt::Display for Found<'_> {
 }
 
 /// The list of accepted tags, for messages: `"cat", "dog", 3`.
-pub struct Expected<'a>(pub &'a [Literal]);
+pub struct Expected<'a, T = Literal>(pub &'a [T]);
 
-impl fmt::Display for Expected<'_> {
+impl<T: fmt::Display> fmt::Display for Expected<'_, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         for (i, tag) in self.0.iter().take(LISTED_TAGS).enumerate() {
             if i > 0 {
@@ -99,6 +99,10 @@ impl fmt::Display for Expected<'_> {
 
 /// `unknown subtype tag "fish", expected one of "cat", "dog", 3`
 pub(crate) fn unknown_tag<E: de::Error>(found: Found<'_>, expected: &[Literal]) -> E {
+    unknown(&found, expected)
+}
+
+fn unknown<E: de::Error, F: fmt::Display, T: fmt::Display>(found: &F, expected: &[T]) -> E {
     match expected.len() {
         0 => E::custom(format_args!(
             "unknown subtype tag {found}, there are no subtypes"
@@ -118,21 +122,8 @@ pub(crate) fn unknown_tag<E: de::Error>(found: Found<'_>, expected: &[Literal]) 
 /// writes them through the tag type's own `Serialize`.
 pub fn unknown_typed_tag<E: de::Error, K: Serialize>(found: &K, expected: &[K]) -> E {
     let show = |k: &K| serde_json::to_string(k).unwrap_or_else(|_| "<unprintable>".to_owned());
-    let mut list = String::new();
-    for (i, tag) in expected.iter().take(LISTED_TAGS).enumerate() {
-        if i > 0 {
-            list.push_str(", ");
-        }
-        list.push_str(&show(tag));
-    }
-    if expected.len() > LISTED_TAGS {
-        list.push_str(&format!(", and {} more", expected.len() - LISTED_TAGS));
-    }
-    let one_of = if expected.len() == 1 { "" } else { "one of " };
-    E::custom(format_args!(
-        "unknown subtype tag {}, expected {one_of}{list}",
-        show(found)
-    ))
+    let shown: Vec<String> = expected.iter().map(show).collect();
+    unknown(&show(found), &shown)
 }
 
 /// A table of literal tags: what the generated code knows of an enum.
