@@ -311,7 +311,7 @@ impl<T: ?Sized + 'static> Registry<T> {
             _ => {}
         }
         self.tags.push(match tag {
-            OwnedLiteral::Str(s) => Literal::Str(leak_str(s)),
+            OwnedLiteral::Str(s) => Literal::Str(intern(s)),
             OwnedLiteral::I64(v) => Literal::I64(*v),
             OwnedLiteral::U64(v) => Literal::U64(*v),
             OwnedLiteral::Bool(v) => Literal::Bool(*v),
@@ -408,10 +408,6 @@ pub(crate) fn intern(s: &str) -> &'static str {
     let leaked: &'static str = Box::leak(Box::<str>::from(s));
     set.insert(leaked);
     leaked
-}
-
-fn leak_str(s: &Arc<str>) -> &'static str {
-    intern(s)
 }
 
 impl<T: ?Sized + 'static> Lookup for Registry<T> {
