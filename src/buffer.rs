@@ -27,6 +27,7 @@ thread_local! {
     static HOIST: Cell<Option<&'static str>> = const { Cell::new(None) };
 }
 
+#[inline]
 pub(crate) fn set_hoist(key: Option<&'static str>) {
     HOIST.with(|h| h.set(key));
 }
@@ -50,6 +51,7 @@ thread_local! {
 pub(crate) struct Nested((u32, u32));
 
 impl Drop for Nested {
+    #[inline]
     fn drop(&mut self) {
         NESTING.with(|n| n.set(self.0));
     }
@@ -57,6 +59,7 @@ impl Drop for Nested {
 
 /// Enters one more level of dispatch with its own `limit`; `None` when that
 /// is one level too many.
+#[inline]
 pub(crate) fn enter(limit: u32) -> Option<Nested> {
     NESTING.with(|n| {
         let outer = n.get();
@@ -70,6 +73,7 @@ pub(crate) fn enter(limit: u32) -> Option<Nested> {
 }
 
 /// How many more levels values may nest, for buffering at this level.
+#[inline]
 pub(crate) fn remaining() -> u32 {
     NESTING.with(|n| {
         let (depth, limit) = n.get();

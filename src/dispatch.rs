@@ -73,6 +73,55 @@ pub trait Dispatch<'de>: Sized {
     fn build<D>(variant: D) -> Result<Self, D::Error>
     where
         D: Deserializer<'de>;
+
+    /// Builds the `nested` variant `index`, whose child's tag `head` this
+    /// level has already read, from the rest of the object. Generated code
+    /// hands plain `nested` variants straight to the child's `build_tagged`.
+    #[inline]
+    fn build_head<P>(
+        index: u32,
+        head: HeadValue<'de>,
+        payload: P,
+    ) -> Result<Self, <P as Deserializer<'de>>::Error>
+    where
+        P: Payload<'de>,
+    {
+        build_head_first::<Self, P>(index, head, payload)
+    }
+
+    /// Builds the variant that `head`, a tag read by an enclosing level,
+    /// selects, from the rest of the object. Generated code for literal tags
+    /// resolves it without a second walk over the object.
+    #[inline]
+    fn build_tagged<P>(
+        head: HeadValue<'de>,
+        payload: P,
+    ) -> Result<Self, <P as Deserializer<'de>>::Error>
+    where
+        P: Payload<'de>,
+    {
+        let key = Self::KEY.unwrap_or_default();
+        deserialize::<Self, _>(HeadFirst::new(head, key, payload))
+    }
+}
+
+/// `Dispatch::build_head` through the serde-derived reader, for a `nested`
+/// variant with serde attributes of its own: the child is handed its tag
+/// entry first and reads the object again.
+pub fn build_head_first<'de, T, P>(
+    index: u32,
+    head: HeadValue<'de>,
+    payload: P,
+) -> Result<T, <P as Deserializer<'de>>::Error>
+where
+    T: Dispatch<'de>,
+    P: Payload<'de>,
+{
+    let key = T::KEY.unwrap_or_default();
+    T::build(VariantDeserializer::new(
+        index,
+        HeadFirst::new(head, key, payload),
+    ))
 }
 
 /// The engine's view of one set of subtypes: an enum (constant tables from
@@ -152,6 +201,21 @@ pub trait Subtypes<'de> {
     ) -> Result<Self::Value, <P as Deserializer<'de>>::Error>
     where
         P: Payload<'de>;
+
+    /// Reads `nested` subtype `index`, whose child's tag `head` was read
+    /// here, from the rest of the object.
+    fn build_head<P>(
+        &self,
+        index: u32,
+        head: HeadValue<'de>,
+        payload: P,
+    ) -> Result<Self::Value, <P as Deserializer<'de>>::Error>
+    where
+        P: Payload<'de>,
+    {
+        let key = self.key().unwrap_or_default();
+        self.build(index, HeadFirst::new(head, key, payload))
+    }
 }
 
 /// The rest of an object (or sequence) after its tag: a deserializer for a
@@ -237,12 +301,17 @@ impl<'de, T: Dispatch<'de>> Subtypes<'de> for EnumSubtypes<T> {
         index: u32,
         payload: P,
     ) -> Result<T, <P as Deserializer<'de>>::Error> {
-        let human_readable = payload.is_human_readable();
-        T::build(VariantDeserializer {
-            index,
-            human_readable,
-            rest: payload,
-        })
+        T::build(VariantDeserializer::new(index, payload))
+    }
+
+    #[inline]
+    fn build_head<P: Payload<'de>>(
+        &self,
+        index: u32,
+        head: HeadValue<'de>,
+        payload: P,
+    ) -> Result<T, <P as Deserializer<'de>>::Error> {
+        T::build_head(index, head, payload)
     }
 }
 
@@ -297,17 +366,18 @@ impl<'de, S: Subtypes<'de>> DispatchVisitor<'de, S> {
         live: A,
         hint: Option<&str>,
     ) -> Result<S::Value, A::Error> {
-        self.build_with_head(index, prefix, live, hint, NoHead)
+        self.build_with_head(index, None, prefix, live, hint)
     }
 
-    /// `build`, first handing a nested child its tag entry (`head`).
-    fn build_with_head<A: MapAccess<'de>, H: HeadSlot<'de>>(
+    /// `build`; for a nested child whose tag was read here (`head`), the
+    /// child resolves it and builds from the same rest.
+    fn build_with_head<A: MapAccess<'de>>(
         &self,
         index: u32,
+        head: Option<HeadValue<'de>>,
         prefix: OwnedReader<'de>,
         live: A,
         hint: Option<&str>,
-        head: H,
     ) -> Result<S::Value, A::Error> {
         let slot = Cell::new(None);
         let rest = Rest {
@@ -318,10 +388,12 @@ impl<'de, S: Subtypes<'de>> DispatchVisitor<'de, S> {
             catch: self.subtypes.erased().then_some(&slot),
             human_readable: self.human_readable,
             from_prefix: false,
-            head,
-            in_head: false,
         };
-        match self.subtypes.build(index, rest) {
+        let out = match head {
+            Some(head) => self.subtypes.build_head(index, head, rest),
+            None => self.subtypes.build(index, rest),
+        };
+        match out {
             Ok(value) => Ok(value),
             // The first error the live map produced, with its position.
             Err(e) => Err(slot.take().unwrap_or(e)),
@@ -441,10 +513,10 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
                             // Handed on as it was read: no buffer.
                             Some(value) => self.build_with_head(
                                 index,
+                                Some(value),
                                 prefix.reader_owned(),
                                 map,
                                 None,
-                                Some(value),
                             ),
                             None => self.build(index, prefix.reader_from(mark), map, None),
                         },
@@ -652,43 +724,7 @@ where
 
 /// The rest of an object once its tag is known: the buffered prefix replayed,
 /// then the live map streamed.
-/// Where a `Rest` finds a nested child's tag entry. Only the nested path
-/// has one; for every other path `NoHead` compiles the checks away.
-pub trait HeadSlot<'de> {
-    const ENABLED: bool;
-    fn is_some(&self) -> bool;
-    fn take(&mut self) -> Option<HeadValue<'de>>;
-}
-
-pub struct NoHead;
-
-impl<'de> HeadSlot<'de> for NoHead {
-    const ENABLED: bool = false;
-
-    #[inline(always)]
-    fn is_some(&self) -> bool {
-        false
-    }
-
-    #[inline(always)]
-    fn take(&mut self) -> Option<HeadValue<'de>> {
-        None
-    }
-}
-
-impl<'de> HeadSlot<'de> for Option<HeadValue<'de>> {
-    const ENABLED: bool = true;
-
-    fn is_some(&self) -> bool {
-        Option::is_some(self)
-    }
-
-    fn take(&mut self) -> Option<HeadValue<'de>> {
-        Option::take(self)
-    }
-}
-
-pub struct Rest<'de, 's, A: MapAccess<'de>, H = NoHead> {
+pub struct Rest<'de, 's, A: MapAccess<'de>> {
     prefix: OwnedReader<'de>,
     live: A,
     /// A second tag key in the live rest is an error.
@@ -701,10 +737,6 @@ pub struct Rest<'de, 's, A: MapAccess<'de>, H = NoHead> {
     human_readable: bool,
     /// Whether the key just handed out came from the prefix.
     from_prefix: bool,
-    /// A nested child's tag entry, handed out before anything else.
-    head: H,
-    /// Whether the key just handed out was the head's.
-    in_head: bool,
 }
 
 /// A buffer together with its read position.
@@ -759,7 +791,7 @@ impl<'de> OwnedReader<'de> {
     }
 }
 
-impl<'de, A: MapAccess<'de>, H: HeadSlot<'de>> MapAccess<'de> for Rest<'de, '_, A, H> {
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for Rest<'de, '_, A> {
     type Error = A::Error;
 
     #[inline]
@@ -767,12 +799,6 @@ impl<'de, A: MapAccess<'de>, H: HeadSlot<'de>> MapAccess<'de> for Rest<'de, '_, 
     where
         K: DeserializeSeed<'de>,
     {
-        if H::ENABLED && self.head.is_some() && !self.in_head {
-            self.in_head = true;
-            let key = self.tag.unwrap_or_default();
-            let out = seed.deserialize(de::value::StrDeserializer::<A::Error>::new(key));
-            return caught(self.catch, out.map(Some));
-        }
         if !self.prefix.is_done() {
             self.from_prefix = true;
             let human_readable = self.human_readable;
@@ -794,19 +820,6 @@ impl<'de, A: MapAccess<'de>, H: HeadSlot<'de>> MapAccess<'de> for Rest<'de, '_, 
     where
         V: DeserializeSeed<'de>,
     {
-        if H::ENABLED && self.in_head {
-            if let Some(head) = self.head.take() {
-                let out = match head {
-                    HeadValue::Str(v) => {
-                        seed.deserialize(de::value::BorrowedStrDeserializer::new(v))
-                    }
-                    HeadValue::U64(v) => seed.deserialize(de::value::U64Deserializer::new(v)),
-                    HeadValue::I64(v) => seed.deserialize(de::value::I64Deserializer::new(v)),
-                    HeadValue::Bool(v) => seed.deserialize(de::value::BoolDeserializer::new(v)),
-                };
-                return caught(self.catch, out);
-            }
-        }
         let out = if self.from_prefix {
             let human_readable = self.human_readable;
             self.prefix
@@ -848,7 +861,7 @@ fn keep_first<E: de::Error>(slot: &Cell<Option<E>>, e: E) -> E {
     }
 }
 
-impl<'de, A: MapAccess<'de>, H: HeadSlot<'de>> Rest<'de, '_, A, H> {
+impl<'de, A: MapAccess<'de>> Rest<'de, '_, A> {
     /// Reads and drops the remaining entries (still refusing a second tag).
     fn drain(&mut self) -> Result<(), A::Error> {
         while self.next_key::<IgnoredAny>()?.is_some() {
@@ -860,7 +873,7 @@ impl<'de, A: MapAccess<'de>, H: HeadSlot<'de>> Rest<'de, '_, A, H> {
 
 /// Deserializes the rest of the object as the payload of a subtype: every
 /// request is answered with the map, as serde's internally tagged enums do.
-impl<'de, A: MapAccess<'de>, H: HeadSlot<'de>> Deserializer<'de> for Rest<'de, '_, A, H> {
+impl<'de, A: MapAccess<'de>> Deserializer<'de> for Rest<'de, '_, A> {
     type Error = A::Error;
 
     #[inline]
@@ -927,12 +940,12 @@ impl<'de, A: MapAccess<'de>, H: HeadSlot<'de>> Deserializer<'de> for Rest<'de, '
 
 /// The rest of an object for an `Unknown` payload: first an entry naming
 /// the tag key, then the object.
-struct Hinted<'de, 's, A: MapAccess<'de>, H> {
+struct Hinted<'de, 's, A: MapAccess<'de>> {
     key: Option<&'s str>,
-    rest: Rest<'de, 's, A, H>,
+    rest: Rest<'de, 's, A>,
 }
 
-impl<'de, A: MapAccess<'de>, H: HeadSlot<'de>> MapAccess<'de> for Hinted<'de, '_, A, H> {
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for Hinted<'de, '_, A> {
     type Error = A::Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(
@@ -954,12 +967,163 @@ impl<'de, A: MapAccess<'de>, H: HeadSlot<'de>> MapAccess<'de> for Hinted<'de, '_
     }
 }
 
+/// The rest of an object with a nested child's tag entry, read by an
+/// enclosing level, handed out again before anything else: for a child that
+/// reads the object itself (a `nested` variant with serde attributes, or a
+/// child without literal tags).
+pub struct HeadFirst<'de, 's, P> {
+    head: HeadValue<'de>,
+    key: &'s str,
+    payload: P,
+}
+
+impl<'de, 's, P> HeadFirst<'de, 's, P> {
+    pub fn new(head: HeadValue<'de>, key: &'s str, payload: P) -> Self {
+        HeadFirst { head, key, payload }
+    }
+}
+
+impl<'de, P: Payload<'de>> Deserializer<'de> for HeadFirst<'de, '_, P> {
+    type Error = <P as Deserializer<'de>>::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(
+        self,
+        visitor: V,
+    ) -> Result<V::Value, <P as Deserializer<'de>>::Error> {
+        // A payload answers every request with its map.
+        self.payload.deserialize_any(HeadVisitor {
+            head: Some(self.head),
+            key: self.key,
+            visitor,
+        })
+    }
+
+    fn is_human_readable(&self) -> bool {
+        self.payload.is_human_readable()
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+impl<'de, P: Payload<'de>> VariantAccess<'de> for HeadFirst<'de, '_, P> {
+    type Error = <P as Deserializer<'de>>::Error;
+
+    fn unit_variant(self) -> Result<(), <P as Deserializer<'de>>::Error> {
+        self.payload.unit_variant()
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(
+        self,
+        seed: T,
+    ) -> Result<T::Value, <P as Deserializer<'de>>::Error> {
+        seed.deserialize(self)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(
+        self,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, <P as Deserializer<'de>>::Error> {
+        self.deserialize_any(visitor)
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, <P as Deserializer<'de>>::Error> {
+        self.deserialize_any(visitor)
+    }
+}
+
+struct HeadVisitor<'de, 's, V> {
+    head: Option<HeadValue<'de>>,
+    key: &'s str,
+    visitor: V,
+}
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for HeadVisitor<'de, '_, V> {
+    type Value = V::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.visitor.expecting(f)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
+        self.visitor.visit_map(HeadMap {
+            head: self.head,
+            in_head: false,
+            key: self.key,
+            map,
+        })
+    }
+}
+
+struct HeadMap<'de, 's, A> {
+    head: Option<HeadValue<'de>>,
+    in_head: bool,
+    key: &'s str,
+    map: A,
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for HeadMap<'de, '_, A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        if self.head.is_some() && !self.in_head {
+            self.in_head = true;
+            let key = de::value::StrDeserializer::<A::Error>::new(self.key);
+            return seed.deserialize(key).map(Some);
+        }
+        self.map.next_key_seed(seed)
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
+        if self.in_head {
+            if let Some(head) = self.head.take() {
+                return match head {
+                    HeadValue::Str(v) => {
+                        seed.deserialize(de::value::BorrowedStrDeserializer::new(v))
+                    }
+                    HeadValue::U64(v) => seed.deserialize(de::value::U64Deserializer::new(v)),
+                    HeadValue::I64(v) => seed.deserialize(de::value::I64Deserializer::new(v)),
+                    HeadValue::Bool(v) => seed.deserialize(de::value::BoolDeserializer::new(v)),
+                };
+            }
+        }
+        self.map.next_value_seed(seed)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.map.size_hint()
+    }
+}
+
 /// The chosen variant and the rest of its object, handed to the generated
 /// code's serde-derived enum reader as an enum access.
 pub struct VariantDeserializer<R> {
     index: u32,
     human_readable: bool,
     rest: R,
+}
+
+impl<'de, R: Deserializer<'de>> VariantDeserializer<R> {
+    /// Variant `index`, read from `rest`.
+    #[inline]
+    pub fn new(index: u32, rest: R) -> Self {
+        VariantDeserializer {
+            index,
+            human_readable: rest.is_human_readable(),
+            rest,
+        }
+    }
 }
 
 impl<'de, R> Deserializer<'de> for VariantDeserializer<R>
@@ -1050,7 +1214,7 @@ impl<'de, A: SeqAccess<'de>> VariantAccess<'de> for RestSeq<A> {
     }
 }
 
-impl<'de, A: MapAccess<'de>, H: HeadSlot<'de>> VariantAccess<'de> for Rest<'de, '_, A, H> {
+impl<'de, A: MapAccess<'de>> VariantAccess<'de> for Rest<'de, '_, A> {
     type Error = A::Error;
 
     fn unit_variant(mut self) -> Result<(), A::Error> {

@@ -354,14 +354,17 @@ pub use json_subtypes_macros::json_subtypes;
 #[doc(hidden)]
 #[allow(missing_docs)]
 pub mod __private {
-    pub use crate::dispatch::{deserialize, read_literal_tag, Dispatch};
+    pub use crate::dispatch::{
+        build_head_first, deserialize, read_literal_tag, Dispatch, HeadFirst, Payload,
+        VariantDeserializer,
+    };
     pub use crate::profile::Upcast;
     pub use crate::registry::{
         deserialize_registered, serialize_registered, Entry, Registered, Registry, Subtype,
     };
     pub use crate::tag::{
-        check_nested, read_typed_tag, unknown_typed_tag, Claims, Found, Literal, LiteralTable,
-        TagSink, MAX_NESTING,
+        check_nested, read_typed_tag, unknown_typed_tag, Claims, Found, HeadValue, Literal,
+        LiteralTable, TagSink, MAX_NESTING,
     };
     pub use crate::tagged::{TaggedSerializer, Tagging};
     pub use erased_serde;

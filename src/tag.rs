@@ -165,6 +165,11 @@ pub trait Claims {
     /// Every tag with the variant it selects (`"Mammal::Whale"`), nested
     /// children's included.
     fn tags(out: &mut Vec<(Literal, String)>, depth: u32);
+    /// This enum's own check of its `nested` children, which a parent that
+    /// builds it directly must see too.
+    fn verify() -> Result<(), String> {
+        Ok(())
+    }
 }
 
 /// How deep `nested` levels may go before lookups give up.
@@ -216,6 +221,19 @@ pub enum HeadValue<'de> {
     U64(u64),
     I64(i64),
     Bool(bool),
+}
+
+impl<'de> HeadValue<'de> {
+    /// The value as a table looks it up.
+    #[inline]
+    pub fn found(self) -> Found<'de> {
+        match self {
+            HeadValue::Str(v) => Found::Str(v),
+            HeadValue::U64(v) => Found::U64(v),
+            HeadValue::I64(v) => Found::I64(v),
+            HeadValue::Bool(v) => Found::Bool(v),
+        }
+    }
 }
 
 /// A table of literal tags as a value: the generated constant tables, or a

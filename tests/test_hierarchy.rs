@@ -169,6 +169,15 @@ enum WrongKey {
     Other(OtherKey),
 }
 
+/// The wrong key one level further down: found through the child.
+#[json_subtypes(tag = "type")]
+#[derive(Debug)]
+enum WrongGrandchildKey {
+    Bird,
+    #[json_subtypes(nested)]
+    Child(WrongKey),
+}
+
 #[rstest]
 #[case::tag_of_the_parent_and_a_child(
     serde_json::from_str::<Clashing>(r#"{"type":"whale","tons":1}"#).map(drop),
@@ -184,6 +193,14 @@ enum WrongKey {
 )]
 #[case::child_with_another_key(
     serde_json::from_str::<WrongKey>(r#"{"type":"Fish"}"#).map(drop),
+    "nested enum OtherKey has the tag key `kind`, not `type`; a `nested` variant needs the same key (without `nested`, each level keeps its own key)"
+)]
+#[case::grandchild_with_another_key(
+    serde_json::from_str::<WrongGrandchildKey>(r#"{"type":"Thing"}"#).map(drop),
+    "nested enum OtherKey has the tag key `kind`, not `type`; a `nested` variant needs the same key (without `nested`, each level keeps its own key)"
+)]
+#[case::grandchild_with_another_key_for_other_tags(
+    serde_json::from_str::<WrongGrandchildKey>(r#"{"type":"Bird"}"#).map(drop),
     "nested enum OtherKey has the tag key `kind`, not `type`; a `nested` variant needs the same key (without `nested`, each level keeps its own key)"
 )]
 fn collisions_are_errors_at_use(
@@ -432,4 +449,54 @@ fn too_deep_input_is_an_error() {
         err.to_string().starts_with("recursion limit exceeded"),
         "{err}"
     );
+}
+
+// ---------------------------------------------------------------------------
+// A `nested` variant with serde attributes of its own is read through them:
+// the child is handed its tag entry again instead of being built directly.
+
+static COUNTED_READS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+fn counted<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Mammal, D::Error> {
+    COUNTED_READS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    Mammal::deserialize(deserializer)
+}
+
+#[json_subtypes(tag = "type", rename_all = "lowercase")]
+#[derive(Debug, Clone, PartialEq)]
+enum Counted {
+    Fish,
+    #[json_subtypes(nested)]
+    Mammal(#[serde(deserialize_with = "counted")] Mammal),
+}
+
+#[rstest]
+#[case::tag_first(r#"{"type":"whale","tons":3}"#, Mammal::Whale { tons: 3 })]
+#[case::tag_last(r#"{"tons":3,"type":"whale"}"#, Mammal::Whale { tons: 3 })]
+#[case::escaped_tag(r#"{"type":"wh\u0061le","tons":3}"#, Mammal::Whale { tons: 3 })]
+#[case::two_levels_down(
+    r#"{"type":"common","thirst":7}"#,
+    Mammal::Bat(Bat::Vampire(Vampire::Common { thirst: 7 }))
+)]
+fn nested_variant_with_serde_attributes(#[case] json: &str, #[case] expected: Mammal) {
+    let before = COUNTED_READS.load(std::sync::atomic::Ordering::SeqCst);
+    let value: Counted = serde_json::from_str(json).unwrap();
+    assert_eq!(value, Counted::Mammal(expected));
+    assert!(COUNTED_READS.load(std::sync::atomic::Ordering::SeqCst) > before);
+    let back = serde_json::to_string(&value).unwrap();
+    assert_eq!(serde_json::from_str::<Counted>(&back).unwrap(), value);
+}
+
+#[rstest]
+#[case::duplicate_tag(
+    r#"{"type":"whale","type":"whale","tons":3}"#,
+    "duplicate field `type` at line 1 column 22"
+)]
+#[case::bad_body(
+    r#"{"type":"whale","tons":"x"}"#,
+    "invalid type: string \"x\", expected u32 at line 1 column 26"
+)]
+fn nested_variant_with_serde_attributes_errors(#[case] json: &str, #[case] message: &str) {
+    let err = serde_json::from_str::<Counted>(json).unwrap_err();
+    assert_eq!(err.to_string(), message);
 }

@@ -42,6 +42,19 @@ impl Variant<'_> {
     }
 
     /// The payload type of a newtype variant.
+    /// A `nested` variant the parent may build straight from the child's
+    /// resolution: no serde attribute changes how its payload is read.
+    pub fn is_direct_nested(&self) -> bool {
+        let is_serde = |a: &syn::Attribute| a.path().is_ident("serde");
+        self.is_nested()
+            && !self.original.attrs.iter().any(is_serde)
+            && !self
+                .original
+                .fields
+                .iter()
+                .any(|f| f.attrs.iter().any(is_serde))
+    }
+
     pub fn payload(&self) -> Option<&syn::Type> {
         match (&self.original.fields, self.style) {
             (Fields::Unnamed(f), Style::Newtype) => f.unnamed.first().map(|f| &f.ty),

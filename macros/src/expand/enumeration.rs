@@ -185,7 +185,18 @@ fn generate(cont: &Container) -> TokenStream {
             quote!(#private::serde::Deserialize<'__de>),
         ),
     );
+    // A plain `nested` variant is built through its child's `Dispatch`.
+    let de_generics = bound::with_predicates(
+        &de_generics,
+        cont.variants
+            .iter()
+            .filter(|v| v.is_direct_nested())
+            .filter_map(|v| v.payload())
+            .map(|ty| syn::parse_quote!(#ty: #private::Dispatch<'__de>))
+            .collect(),
+    );
     let (de_impl, _, de_where) = de_generics.split_for_impl();
+    let resolved = resolved_builds(cont);
     // `JsonSchema`, kept only when the runtime's `schemars` feature is on.
     let schema = super::schema::generate(cont);
 
@@ -262,10 +273,87 @@ fn generate(cont: &Container) -> TokenStream {
                 {
                     #twin::deserialize(__variant)
                 }
+
+                #resolved
             }
 
             #schema
         };
+    }
+}
+
+/// Literal tags: a tag read by an enclosing level (`build_tagged`) or by
+/// this one for a `nested` child (`build_head`) is resolved down to its
+/// variant and built from the same rest of the object, with no second walk.
+fn resolved_builds(cont: &Container) -> TokenStream {
+    if cont.attrs.tag_type.is_some() || cont.is_presence() {
+        return quote!();
+    }
+    let private = private();
+    let result =
+        quote!(::core::result::Result<Self, <__P as #private::serde::Deserializer<'__de>>::Error>);
+    let direct = cont
+        .variants
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.is_direct_nested())
+        .filter_map(|(index, v)| {
+            let index = index as u32;
+            let ident = v.ident();
+            let ty = v.payload()?;
+            Some(quote! {
+                #index => <#ty as #private::Dispatch<'__de>>::build_tagged(__head, __payload)
+                    .map(Self::#ident),
+            })
+        })
+        .collect::<Vec<_>>();
+    let build_head = if direct.is_empty() {
+        quote!()
+    } else {
+        quote! {
+            #[inline]
+            fn build_head<__P>(
+                __index: u32,
+                __head: #private::HeadValue<'__de>,
+                __payload: __P,
+            ) -> #result
+            where
+                __P: #private::Payload<'__de>,
+            {
+                match __index {
+                    #(#direct)*
+                    _ => #private::build_head_first::<Self, __P>(__index, __head, __payload),
+                }
+            }
+        }
+    };
+    quote! {
+        #build_head
+
+        #[inline]
+        fn build_tagged<__P>(
+            __head: #private::HeadValue<'__de>,
+            __payload: __P,
+        ) -> #result
+        where
+            __P: #private::Payload<'__de>,
+        {
+            match __lookup(__head.found(), 0) {
+                ::core::option::Option::Some(__index) if <__Table as #private::LiteralTable>::is_nested(__index) => {
+                    <Self as #private::Dispatch<'__de>>::build_head(__index, __head, __payload)
+                }
+                ::core::option::Option::Some(__index) => {
+                    <Self as #private::Dispatch<'__de>>::build(
+                        #private::VariantDeserializer::new(__index, __payload),
+                    )
+                }
+                // Only a tag this enum claims reaches it; anything else is
+                // read the long way, which reports it.
+                ::core::option::Option::None => #private::deserialize::<Self, _>(
+                    #private::HeadFirst::new(__head, <Self as #private::Claims>::KEY, __payload),
+                ),
+            }
+        }
     }
 }
 
@@ -350,6 +438,7 @@ fn literal_tables(cont: &Container) -> TokenStream {
         (quote!(), quote!())
     } else {
         let indexes = nested.iter().map(|(index, _)| index);
+        let child_types = nested.iter().map(|(_, ty)| ty);
         let children = nested.iter().map(
             |(_, ty)| quote!((<#ty as #private::Claims>::KEY, <#ty as #private::Claims>::NAME)),
         );
@@ -361,15 +450,23 @@ fn literal_tables(cont: &Container) -> TokenStream {
             /// Tags claimed twice or a child with another key are found once,
             /// on first use, and reported at every use after.
             fn __verify() -> ::core::result::Result<(), ::std::string::String> {
+                #(<#child_types as #private::Claims>::verify()?;)*
                 let mut __tags = ::std::vec![#(#owned),*];
                 __child_tags(&mut __tags, 0);
                 #private::check_nested(#key, &[#(#children),*], &__tags)
             }
         };
+        let items = quote! {
+            #items
+
+            fn __checked() -> &'static ::core::result::Result<(), ::std::string::String> {
+                static __CHECKED: ::std::sync::OnceLock<::core::result::Result<(), ::std::string::String>> =
+                    ::std::sync::OnceLock::new();
+                __CHECKED.get_or_init(__verify)
+            }
+        };
         let check = quote! {
-            static __CHECKED: ::std::sync::OnceLock<::core::result::Result<(), ::std::string::String>> =
-                ::std::sync::OnceLock::new();
-            if let ::core::result::Result::Err(__e) = __CHECKED.get_or_init(__verify) {
+            if let ::core::result::Result::Err(__e) = __checked() {
                 return ::core::result::Result::Err(
                     <__D::Error as #private::serde::de::Error>::custom(__e),
                 );
@@ -390,6 +487,15 @@ fn literal_tables(cont: &Container) -> TokenStream {
         {
             #first_use_check
             #private::read_literal_tag::<__Table, __D>(__tag, __sink)
+        }
+    };
+    let claims_verify = if nested.is_empty() {
+        quote!()
+    } else {
+        quote! {
+            fn verify() -> ::core::result::Result<(), ::std::string::String> {
+                __checked().clone()
+            }
         }
     };
     let is_nested_fn = if nested.is_empty() {
@@ -464,6 +570,8 @@ fn literal_tables(cont: &Container) -> TokenStream {
                 out.extend([#(#owned),*]);
                 __child_tags(out, depth);
             }
+
+            #claims_verify
         }
 
         #nested_items
