@@ -329,6 +329,7 @@ mod buffer;
 // Their `pub` items are reached only through `__private`.
 #[allow(missing_docs)]
 mod dispatch;
+mod erased;
 mod profile;
 mod registry;
 // Reached only through `__private`, and only with the `schemars` feature.
@@ -359,6 +360,9 @@ pub mod __private {
         VariantDeserializer,
     };
     pub use crate::profile::Upcast;
+    pub mod erased {
+        pub use crate::erased::{deserialize, ErasedDeserializer, Error};
+    }
     pub use crate::registry::{
         deserialize_registered, serialize_registered, Entry, Registered, Registry, Subtype,
     };

@@ -506,14 +506,14 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
 
 /// Reads `C` and boxes it as the trait object.
 fn read_as<T, C>(
-    deserializer: &mut dyn erased_serde::Deserializer<'_>,
-) -> Result<Box<T>, erased_serde::Error>
+    deserializer: &mut dyn crate::erased::ErasedDeserializer<'_>,
+) -> Result<Box<T>, crate::erased::Error>
 where
     T: ?Sized + Upcast<C>,
     C: DeserializeOwned,
 {
     Ok(T::__json_subtypes_upcast(Box::new(
-        erased_serde::deserialize::<C>(deserializer)?,
+        crate::erased::deserialize::<C>(deserializer)?,
     )))
 }
 

@@ -14,10 +14,11 @@ use crate::dispatch::{deserialize_with, Payload, Subtypes};
 use crate::tag::{Found, Literal, Lookup, TagSink, TagVisitor};
 use crate::tagged::PayloadSerializer;
 
-/// Reads a payload through erased-serde into a boxed trait object.
+/// Reads a payload through the erased path (see `erased`) into a boxed
+/// trait object.
 pub type DeserializeFn<T> = for<'a, 'de> fn(
-    &'a mut dyn erased_serde::Deserializer<'de>,
-) -> Result<Box<T>, erased_serde::Error>;
+    &'a mut dyn crate::erased::ErasedDeserializer<'de>,
+) -> Result<Box<T>, crate::erased::Error>;
 
 /// One registered subtype of a trait, as the impl attribute writes it.
 pub struct Entry<T: ?Sized> {
@@ -479,8 +480,7 @@ impl<'de, T: ?Sized + 'static> Subtypes<'de> for &Registry<T> {
         P: Payload<'de>,
     {
         let entry = &self.entries[index as usize];
-        let mut erased = <dyn erased_serde::Deserializer>::erase(payload);
-        (entry.deserialize)(&mut erased).map_err(de::Error::custom)
+        (entry.deserialize)(&mut Some(payload)).map_err(de::Error::custom)
     }
 }
 

@@ -320,3 +320,177 @@ fn racing_first_use_from_64_threads() {
         "one table for all threads"
     );
 }
+
+// ---------------------------------------------------------------------------
+// Every shape of serde's data model crosses the type-erased boundary
+// between the engine and a registered type's reader.
+
+#[json_subtypes(tag = "kind")]
+trait Record: std::fmt::Debug {
+    fn as_any(&self) -> &dyn std::any::Any;
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+enum Mode {
+    Off,
+    Level(u8),
+    Pair(i16, i16),
+    Span { from: u32, to: u32 },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Meters(f32);
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Marker;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Inner {
+    label: String,
+    weight: Option<f64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Everything {
+    flag: bool,
+    small: i8,
+    big: i128,
+    huge: u128,
+    letter: char,
+    text: String,
+    none: Option<u32>,
+    some: Option<Inner>,
+    modes: Vec<Mode>,
+    pair: (u16, String),
+    length: Meters,
+    marker: Marker,
+    unit: (),
+    by_id: std::collections::BTreeMap<u64, String>,
+    grid: Vec<Vec<i64>>,
+    #[serde(with = "serde_bytes_as_seq")]
+    bytes: Vec<u8>,
+}
+
+/// Bytes through `deserialize_byte_buf`, which serde_json answers with a sequence.
+mod serde_bytes_as_seq {
+    use serde::{Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &[u8], s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(v)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+        struct Bytes;
+        impl<'de> serde::de::Visitor<'de> for Bytes {
+            type Value = Vec<u8>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("bytes")
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Vec<u8>, A::Error> {
+                let mut out = Vec::new();
+                while let Some(b) = seq.next_element()? {
+                    out.push(b);
+                }
+                Ok(out)
+            }
+        }
+        d.deserialize_byte_buf(Bytes)
+    }
+}
+
+#[json_subtypes(name = "everything")]
+impl Record for Everything {
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+/// `wide`: 128-bit values beyond 64 bits and integer map keys, which
+/// serde_json can only hand over when they are read in place (a buffered
+/// number beyond 64 bits is a float unless serde_json's
+/// `arbitrary_precision` is on).
+fn everything(wide: bool) -> Everything {
+    Everything {
+        flag: true,
+        small: -8,
+        big: if wide { i128::MIN } else { i64::MIN.into() },
+        huge: if wide { u128::MAX } else { u64::MAX.into() },
+        letter: 'λ',
+        text: "tab\tand \"quotes\"".to_owned(),
+        none: None,
+        some: Some(Inner {
+            label: "x".to_owned(),
+            weight: Some(0.5),
+        }),
+        modes: vec![
+            Mode::Off,
+            Mode::Level(3),
+            Mode::Pair(-1, 1),
+            Mode::Span { from: 1, to: 9 },
+        ],
+        pair: (7, "seven".to_owned()),
+        length: Meters(1.5),
+        marker: Marker,
+        unit: (),
+        // serde_json reads integer keys from their quoted text only in
+        // place; a buffered key replays as the string it was.
+        by_id: if wide {
+            [(1, "one".to_owned()), (20, "twenty".to_owned())].into()
+        } else {
+            Default::default()
+        },
+        grid: vec![vec![1, -2], vec![], vec![3]],
+        bytes: vec![0, 255],
+    }
+}
+
+#[rstest]
+#[case::tag_first(true)]
+#[case::tag_last(false)]
+fn every_data_model_shape_round_trips(#[case] tag_first: bool) {
+    let value = everything(tag_first);
+    let boxed: Box<dyn Record> = Box::new(value.clone());
+    let text = serde_json::to_string(&boxed).unwrap();
+    assert!(text.starts_with(r#"{"kind":"everything","flag":true,"#));
+    let input = if tag_first {
+        text.clone()
+    } else {
+        let body = &text[r#"{"kind":"everything","#.len()..text.len() - 1];
+        format!(r#"{{{body},"kind":"everything"}}"#)
+    };
+    let back: Box<dyn Record> = serde_json::from_str(&input).unwrap();
+    assert_eq!(back.as_any().downcast_ref::<Everything>(), Some(&value));
+    assert_eq!(serde_json::to_string(&back).unwrap(), text);
+}
+
+/// The same error as the plain struct reports for the same body, shifted by
+/// the tag entry in front of it.
+#[rstest]
+#[case::in_an_enum(
+    r#"{"flag":true,"small":1,"big":0,"huge":0,"letter":"a","text":"","none":null,"some":null,"modes":[{"Level":300}]"#
+)]
+#[case::unknown_variant(
+    r#"{"flag":true,"small":1,"big":0,"huge":0,"letter":"a","text":"","none":null,"some":null,"modes":["On"]"#
+)]
+#[case::in_a_map_key(
+    r#"{"flag":true,"small":1,"big":0,"huge":0,"letter":"a","text":"","none":null,"some":null,"modes":[],"pair":[1,"a"],"length":1,"marker":null,"unit":null,"by_id":{"x":"y"}}"#
+)]
+#[case::in_a_nested_struct(r#"{"flag":true,"small":1,"big":0,"huge":0,"letter":"a","text":"","none":null,"some":{"label":7}}"#)]
+#[case::missing_field(r#"{"flag":true}"#)]
+fn errors_inside_payloads_are_the_plain_structs(#[case] body: &str) {
+    let plain = serde_json::from_str::<Everything>(body).unwrap_err();
+    let text = format!(r#"{{"kind":"everything",{}"#, &body[1..]);
+    let err = serde_json::from_str::<Box<dyn Record>>(&text).unwrap_err();
+    let shifted = r#""kind":"everything","#.len();
+    assert_eq!(
+        err.to_string().split(" at line").next(),
+        plain.to_string().split(" at line").next()
+    );
+    assert_eq!(
+        (err.line(), err.column()),
+        (plain.line(), plain.column() + shifted)
+    );
+}

@@ -211,9 +211,9 @@ pub fn expand_impl(args: TokenStream, item: ItemImpl) -> TokenStream {
                 when_fields: &[#(#fields),*],
                 type_name: #type_name,
                 type_id: ::core::any::TypeId::of::<#self_ty>,
-                deserialize: |__d: &mut dyn #private::erased_serde::Deserializer<'_>| {
+                deserialize: |__d: &mut dyn #private::erased::ErasedDeserializer<'_>| {
                     ::core::result::Result::Ok(::std::boxed::Box::new(
-                        #private::erased_serde::deserialize::<#self_ty>(__d)?,
+                        #private::erased::deserialize::<#self_ty>(__d)?,
                     ))
                 },
             })

@@ -1,0 +1,1020 @@
+//! The type-erased path from the engine to a trait object's reader.
+//!
+//! A registered type's reader is compiled once, at its impl, with no
+//! knowledge of the caller's format, so the payload reaches it through `dyn`
+//! traits. erased-serde hands every result back as a type-erased `Any` that
+//! is boxed once the value is over 16 bytes (most strings, vectors and the
+//! payload struct itself: ten allocations for our benchmark payload). Here a
+//! result is written into a slot on the reading side's stack instead, so a
+//! trait object costs the plain struct's allocations plus its one `Box`.
+//!
+//! Naming: the `Erased*` traits are object safe and implemented by the
+//! format's side (generic over the real deserializer); `Erased`,
+//! `ErasedMap`, `ErasedSeq` and `ErasedEnum` are serde types over those
+//! objects, used by the registered type's side.
+
+// Not public API: generated code reaches it through `__private`.
+#![allow(missing_docs)]
+
+use core::fmt;
+
+use serde::de::{
+    self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
+};
+
+/// An error crossing the erased boundary. Only its message survives; the
+/// engine keeps the original error of the live map, with its position (see
+/// `Subtypes::erased`).
+pub struct Error(Box<str>);
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.0, f)
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl de::Error for Error {
+    #[cold]
+    fn custom<T: fmt::Display>(msg: T) -> Self {
+        Error(msg.to_string().into_boxed_str())
+    }
+}
+
+#[cold]
+fn erase<E: fmt::Display>(e: E) -> Error {
+    <Error as de::Error>::custom(e)
+}
+
+#[cold]
+fn unerase<E: de::Error>(e: Error) -> E {
+    E::custom(e)
+}
+
+/// A deserializer, visitor or access asked twice. Our own code never does;
+/// this keeps a misbehaving `Deserialize` impl from panicking.
+#[cold]
+fn used() -> Error {
+    <Error as de::Error>::custom("a type-erased deserializer was used twice")
+}
+
+macro_rules! take {
+    ($slot:expr) => {
+        match $slot.take() {
+            Some(value) => value,
+            None => return Err(used()),
+        }
+    };
+}
+
+// ---------------------------------------------------------------------------
+// Requests
+
+/// Which `deserialize_*` method a reader called, with its arguments. The
+/// registered type's side asks for a value with a request; the format's
+/// side runs it on the real deserializer. One crossing per value, instead of
+/// one to hand over a deserializer and another to learn what it is asked.
+#[derive(Clone, Copy)]
+pub enum Request {
+    Any,
+    Bool,
+    I8,
+    I16,
+    I32,
+    I64,
+    I128,
+    U8,
+    U16,
+    U32,
+    U64,
+    U128,
+    F32,
+    F64,
+    Char,
+    Str,
+    String,
+    Bytes,
+    ByteBuf,
+    Option,
+    Unit,
+    Seq,
+    Map,
+    Identifier,
+    IgnoredAny,
+    UnitStruct(&'static str),
+    NewtypeStruct(&'static str),
+    Tuple(usize),
+    TupleStruct(&'static str, usize),
+    Struct(&'static str, &'static [&'static str]),
+    Enum(&'static str, &'static [&'static str]),
+}
+
+/// Runs `request` on the format's deserializer.
+#[inline]
+fn run<'de, D: Deserializer<'de>>(
+    d: D,
+    request: Request,
+    visitor: &mut dyn ErasedVisitor<'de>,
+) -> Result<(), D::Error> {
+    let v = Wrap(visitor);
+    match request {
+        Request::Any => d.deserialize_any(v),
+        Request::Bool => d.deserialize_bool(v),
+        Request::I8 => d.deserialize_i8(v),
+        Request::I16 => d.deserialize_i16(v),
+        Request::I32 => d.deserialize_i32(v),
+        Request::I64 => d.deserialize_i64(v),
+        Request::I128 => d.deserialize_i128(v),
+        Request::U8 => d.deserialize_u8(v),
+        Request::U16 => d.deserialize_u16(v),
+        Request::U32 => d.deserialize_u32(v),
+        Request::U64 => d.deserialize_u64(v),
+        Request::U128 => d.deserialize_u128(v),
+        Request::F32 => d.deserialize_f32(v),
+        Request::F64 => d.deserialize_f64(v),
+        Request::Char => d.deserialize_char(v),
+        Request::Str => d.deserialize_str(v),
+        Request::String => d.deserialize_string(v),
+        Request::Bytes => d.deserialize_bytes(v),
+        Request::ByteBuf => d.deserialize_byte_buf(v),
+        Request::Option => d.deserialize_option(v),
+        Request::Unit => d.deserialize_unit(v),
+        Request::Seq => d.deserialize_seq(v),
+        Request::Map => d.deserialize_map(v),
+        Request::Identifier => d.deserialize_identifier(v),
+        Request::IgnoredAny => d.deserialize_ignored_any(v),
+        Request::UnitStruct(name) => d.deserialize_unit_struct(name, v),
+        Request::NewtypeStruct(name) => d.deserialize_newtype_struct(name, v),
+        Request::Tuple(len) => d.deserialize_tuple(len, v),
+        Request::TupleStruct(name, len) => d.deserialize_tuple_struct(name, len, v),
+        Request::Struct(name, fields) => d.deserialize_struct(name, fields, v),
+        Request::Enum(name, variants) => d.deserialize_enum(name, variants, v),
+    }
+}
+
+/// A seed on the format's side that runs a request.
+struct RequestSeed<'a, 'de> {
+    request: Request,
+    visitor: &'a mut dyn ErasedVisitor<'de>,
+}
+
+impl<'de> DeserializeSeed<'de> for RequestSeed<'_, 'de> {
+    type Value = ();
+
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        run(d, self.request, self.visitor)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Deserializer
+
+/// An object-safe `Deserializer`.
+pub trait ErasedDeserializer<'de> {
+    fn erased_deserialize(
+        &mut self,
+        request: Request,
+        visitor: &mut dyn ErasedVisitor<'de>,
+    ) -> Result<(), Error>;
+    fn erased_is_human_readable(&self) -> bool;
+}
+
+/// The format's side: a real deserializer, used once.
+impl<'de, D: Deserializer<'de>> ErasedDeserializer<'de> for Option<D> {
+    fn erased_deserialize(
+        &mut self,
+        request: Request,
+        visitor: &mut dyn ErasedVisitor<'de>,
+    ) -> Result<(), Error> {
+        run(take!(self), request, visitor).map_err(erase)
+    }
+
+    fn erased_is_human_readable(&self) -> bool {
+        self.as_ref().map_or(true, |d| d.is_human_readable())
+    }
+}
+
+/// Where a probe's request goes: a whole deserializer, the next key or
+/// value of a map, the next element of a sequence, or an enum's parts.
+trait Source<'de> {
+    fn fetch(
+        &mut self,
+        request: Request,
+        visitor: &mut dyn ErasedVisitor<'de>,
+    ) -> Result<(), Error>;
+}
+
+/// The registered type's side: a serde `Deserializer` whose every request
+/// crosses once, to its source.
+struct Probe<S> {
+    source: S,
+    human_readable: bool,
+}
+
+impl<S> Probe<S> {
+    #[inline]
+    fn new(source: S, human_readable: bool) -> Self {
+        Probe {
+            source,
+            human_readable,
+        }
+    }
+}
+
+macro_rules! probe_requests {
+    ($($method:ident $request:ident)*) => {
+        $(
+            #[inline]
+            fn $method<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, Error> {
+                let mut slot = Slot::new(visitor, self.human_readable);
+                self.source.fetch(Request::$request, &mut slot)?;
+                slot.out()
+            }
+        )*
+    };
+}
+
+macro_rules! probe_request_with {
+    ($method:ident ($($arg:ident: $ty:ty),*) $request:ident) => {
+        #[inline]
+        fn $method<V: Visitor<'de>>(mut self, $($arg: $ty,)* visitor: V) -> Result<V::Value, Error> {
+            let mut slot = Slot::new(visitor, self.human_readable);
+            self.source.fetch(Request::$request($($arg),*), &mut slot)?;
+            slot.out()
+        }
+    };
+}
+
+impl<'de, S: Source<'de>> Deserializer<'de> for Probe<S> {
+    type Error = Error;
+
+    probe_requests! {
+        deserialize_any Any
+        deserialize_bool Bool
+        deserialize_i8 I8
+        deserialize_i16 I16
+        deserialize_i32 I32
+        deserialize_i64 I64
+        deserialize_i128 I128
+        deserialize_u8 U8
+        deserialize_u16 U16
+        deserialize_u32 U32
+        deserialize_u64 U64
+        deserialize_u128 U128
+        deserialize_f32 F32
+        deserialize_f64 F64
+        deserialize_char Char
+        deserialize_str Str
+        deserialize_string String
+        deserialize_bytes Bytes
+        deserialize_byte_buf ByteBuf
+        deserialize_option Option
+        deserialize_unit Unit
+        deserialize_seq Seq
+        deserialize_map Map
+        deserialize_identifier Identifier
+        deserialize_ignored_any IgnoredAny
+    }
+
+    probe_request_with!(deserialize_unit_struct(name: &'static str) UnitStruct);
+    probe_request_with!(deserialize_newtype_struct(name: &'static str) NewtypeStruct);
+    probe_request_with!(deserialize_tuple(len: usize) Tuple);
+    probe_request_with!(deserialize_tuple_struct(name: &'static str, len: usize) TupleStruct);
+    probe_request_with!(
+        deserialize_struct(name: &'static str, fields: &'static [&'static str]) Struct
+    );
+    probe_request_with!(deserialize_enum(name: &'static str, variants: &'static [&'static str]) Enum);
+
+    fn is_human_readable(&self) -> bool {
+        self.human_readable
+    }
+}
+
+/// A whole erased deserializer as a source.
+struct Whole<'a, 'de>(&'a mut dyn ErasedDeserializer<'de>);
+
+impl<'de> Source<'de> for Whole<'_, 'de> {
+    #[inline]
+    fn fetch(
+        &mut self,
+        request: Request,
+        visitor: &mut dyn ErasedVisitor<'de>,
+    ) -> Result<(), Error> {
+        self.0.erased_deserialize(request, visitor)
+    }
+}
+
+/// A probe over a whole erased deserializer.
+#[inline]
+fn whole<'a, 'de>(
+    d: &'a mut dyn ErasedDeserializer<'de>,
+    human_readable: bool,
+) -> Probe<Whole<'a, 'de>> {
+    Probe::new(Whole(d), human_readable)
+}
+
+// ---------------------------------------------------------------------------
+// Visitor
+
+/// An object-safe `Visitor`; the value it builds stays on its side.
+pub trait ErasedVisitor<'de> {
+    fn erased_expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result;
+    fn erased_visit_bool(&mut self, v: bool) -> Result<(), Error>;
+    fn erased_visit_i8(&mut self, v: i8) -> Result<(), Error>;
+    fn erased_visit_i16(&mut self, v: i16) -> Result<(), Error>;
+    fn erased_visit_i32(&mut self, v: i32) -> Result<(), Error>;
+    fn erased_visit_i64(&mut self, v: i64) -> Result<(), Error>;
+    fn erased_visit_i128(&mut self, v: i128) -> Result<(), Error>;
+    fn erased_visit_u8(&mut self, v: u8) -> Result<(), Error>;
+    fn erased_visit_u16(&mut self, v: u16) -> Result<(), Error>;
+    fn erased_visit_u32(&mut self, v: u32) -> Result<(), Error>;
+    fn erased_visit_u64(&mut self, v: u64) -> Result<(), Error>;
+    fn erased_visit_u128(&mut self, v: u128) -> Result<(), Error>;
+    fn erased_visit_f32(&mut self, v: f32) -> Result<(), Error>;
+    fn erased_visit_f64(&mut self, v: f64) -> Result<(), Error>;
+    fn erased_visit_char(&mut self, v: char) -> Result<(), Error>;
+    fn erased_visit_str(&mut self, v: &str) -> Result<(), Error>;
+    fn erased_visit_borrowed_str(&mut self, v: &'de str) -> Result<(), Error>;
+    fn erased_visit_string(&mut self, v: String) -> Result<(), Error>;
+    fn erased_visit_bytes(&mut self, v: &[u8]) -> Result<(), Error>;
+    fn erased_visit_borrowed_bytes(&mut self, v: &'de [u8]) -> Result<(), Error>;
+    fn erased_visit_byte_buf(&mut self, v: Vec<u8>) -> Result<(), Error>;
+    fn erased_visit_none(&mut self) -> Result<(), Error>;
+    fn erased_visit_some(&mut self, d: &mut dyn ErasedDeserializer<'de>) -> Result<(), Error>;
+    fn erased_visit_unit(&mut self) -> Result<(), Error>;
+    fn erased_visit_newtype_struct(
+        &mut self,
+        d: &mut dyn ErasedDeserializer<'de>,
+    ) -> Result<(), Error>;
+    fn erased_visit_seq(&mut self, seq: &mut dyn ErasedSeqAccess<'de>) -> Result<(), Error>;
+    fn erased_visit_map(&mut self, map: &mut dyn ErasedMapAccess<'de>) -> Result<(), Error>;
+    fn erased_visit_enum(&mut self, data: &mut dyn ErasedEnumAccess<'de>) -> Result<(), Error>;
+}
+
+/// The registered type's visitor (or seed) and, once it has run, its value.
+struct Slot<T, O> {
+    inner: Option<T>,
+    out: Option<O>,
+    /// Handed on to the deserializers and accesses the visitor is given.
+    human_readable: bool,
+}
+
+impl<T, O> Slot<T, O> {
+    #[inline]
+    fn new(inner: T, human_readable: bool) -> Self {
+        Slot {
+            inner: Some(inner),
+            out: None,
+            human_readable,
+        }
+    }
+
+    #[inline]
+    fn out(self) -> Result<O, Error> {
+        match self.out {
+            Some(out) => Ok(out),
+            None => Err(used()),
+        }
+    }
+}
+
+macro_rules! visit_scalars {
+    ($($erased:ident $visit:ident $ty:ty,)*) => {
+        $(
+            fn $erased(&mut self, v: $ty) -> Result<(), Error> {
+                self.out = Some(take!(self.inner).$visit(v)?);
+                Ok(())
+            }
+        )*
+    };
+}
+
+impl<'de, V: Visitor<'de>> ErasedVisitor<'de> for Slot<V, V::Value> {
+    fn erased_expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.inner {
+            Some(visitor) => visitor.expecting(f),
+            None => f.write_str("a value"),
+        }
+    }
+
+    visit_scalars! {
+        erased_visit_bool visit_bool bool,
+        erased_visit_i8 visit_i8 i8,
+        erased_visit_i16 visit_i16 i16,
+        erased_visit_i32 visit_i32 i32,
+        erased_visit_i64 visit_i64 i64,
+        erased_visit_i128 visit_i128 i128,
+        erased_visit_u8 visit_u8 u8,
+        erased_visit_u16 visit_u16 u16,
+        erased_visit_u32 visit_u32 u32,
+        erased_visit_u64 visit_u64 u64,
+        erased_visit_u128 visit_u128 u128,
+        erased_visit_f32 visit_f32 f32,
+        erased_visit_f64 visit_f64 f64,
+        erased_visit_char visit_char char,
+        erased_visit_str visit_str &str,
+        erased_visit_borrowed_str visit_borrowed_str &'de str,
+        erased_visit_string visit_string String,
+        erased_visit_bytes visit_bytes &[u8],
+        erased_visit_borrowed_bytes visit_borrowed_bytes &'de [u8],
+        erased_visit_byte_buf visit_byte_buf Vec<u8>,
+    }
+
+    fn erased_visit_none(&mut self) -> Result<(), Error> {
+        self.out = Some(take!(self.inner).visit_none()?);
+        Ok(())
+    }
+
+    fn erased_visit_some(&mut self, d: &mut dyn ErasedDeserializer<'de>) -> Result<(), Error> {
+        self.out = Some(take!(self.inner).visit_some(whole(d, self.human_readable))?);
+        Ok(())
+    }
+
+    fn erased_visit_unit(&mut self) -> Result<(), Error> {
+        self.out = Some(take!(self.inner).visit_unit()?);
+        Ok(())
+    }
+
+    fn erased_visit_newtype_struct(
+        &mut self,
+        d: &mut dyn ErasedDeserializer<'de>,
+    ) -> Result<(), Error> {
+        self.out = Some(take!(self.inner).visit_newtype_struct(whole(d, self.human_readable))?);
+        Ok(())
+    }
+
+    fn erased_visit_seq(&mut self, seq: &mut dyn ErasedSeqAccess<'de>) -> Result<(), Error> {
+        self.out = Some(take!(self.inner).visit_seq(ErasedSeq::new(seq, self.human_readable))?);
+        Ok(())
+    }
+
+    fn erased_visit_map(&mut self, map: &mut dyn ErasedMapAccess<'de>) -> Result<(), Error> {
+        self.out = Some(take!(self.inner).visit_map(ErasedMap::new(map, self.human_readable))?);
+        Ok(())
+    }
+
+    fn erased_visit_enum(&mut self, data: &mut dyn ErasedEnumAccess<'de>) -> Result<(), Error> {
+        self.out = Some(take!(self.inner).visit_enum(ErasedEnum::new(data, self.human_readable))?);
+        Ok(())
+    }
+}
+
+/// The format's side of a visitor: forwards each visit to the erased one.
+struct Wrap<'a, 'de>(&'a mut dyn ErasedVisitor<'de>);
+
+macro_rules! forward_scalars {
+    ($($visit:ident $erased:ident $ty:ty,)*) => {
+        $(
+            #[inline]
+            fn $visit<E: de::Error>(self, v: $ty) -> Result<(), E> {
+                self.0.$erased(v).map_err(unerase)
+            }
+        )*
+    };
+}
+
+impl<'de> Visitor<'de> for Wrap<'_, 'de> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.erased_expecting(f)
+    }
+
+    forward_scalars! {
+        visit_bool erased_visit_bool bool,
+        visit_i8 erased_visit_i8 i8,
+        visit_i16 erased_visit_i16 i16,
+        visit_i32 erased_visit_i32 i32,
+        visit_i64 erased_visit_i64 i64,
+        visit_i128 erased_visit_i128 i128,
+        visit_u8 erased_visit_u8 u8,
+        visit_u16 erased_visit_u16 u16,
+        visit_u32 erased_visit_u32 u32,
+        visit_u64 erased_visit_u64 u64,
+        visit_u128 erased_visit_u128 u128,
+        visit_f32 erased_visit_f32 f32,
+        visit_f64 erased_visit_f64 f64,
+        visit_char erased_visit_char char,
+        visit_str erased_visit_str &str,
+        visit_borrowed_str erased_visit_borrowed_str &'de str,
+        visit_string erased_visit_string String,
+        visit_bytes erased_visit_bytes &[u8],
+        visit_borrowed_bytes erased_visit_borrowed_bytes &'de [u8],
+        visit_byte_buf erased_visit_byte_buf Vec<u8>,
+    }
+
+    #[inline]
+    fn visit_none<E: de::Error>(self) -> Result<(), E> {
+        self.0.erased_visit_none().map_err(unerase)
+    }
+
+    #[inline]
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        self.0.erased_visit_some(&mut Some(d)).map_err(unerase)
+    }
+
+    #[inline]
+    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
+        self.0.erased_visit_unit().map_err(unerase)
+    }
+
+    #[inline]
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        self.0
+            .erased_visit_newtype_struct(&mut Some(d))
+            .map_err(unerase)
+    }
+
+    #[inline]
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        self.0.erased_visit_seq(&mut seq).map_err(unerase)
+    }
+
+    #[inline]
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        self.0.erased_visit_map(&mut map).map_err(unerase)
+    }
+
+    #[inline]
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<(), A::Error> {
+        let mut data = EnumSlot {
+            access: Some(data),
+            variant: None,
+        };
+        self.0.erased_visit_enum(&mut data).map_err(unerase)
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Maps and sequences
+
+/// What became of a probe handed to a seed: whether the seed asked for its
+/// value at all, and whether the map or sequence had ended.
+#[derive(Default)]
+struct Probed {
+    used: bool,
+    ended: bool,
+}
+
+/// The error a probe returns at the end of a map or sequence; the caller
+/// sees `Probed::ended` and answers `None`. An empty message allocates
+/// nothing.
+fn end() -> Error {
+    Error(Box::from(""))
+}
+
+/// An object-safe `MapAccess`.
+pub trait ErasedMapAccess<'de> {
+    /// Reads the next key with `request`; `Ok(false)` at the end of the map.
+    fn erased_next_key(
+        &mut self,
+        request: Request,
+        visitor: &mut dyn ErasedVisitor<'de>,
+    ) -> Result<bool, Error>;
+    fn erased_next_value(
+        &mut self,
+        request: Request,
+        visitor: &mut dyn ErasedVisitor<'de>,
+    ) -> Result<(), Error>;
+    fn erased_size_hint(&self) -> Option<usize>;
+}
+
+impl<'de, A: MapAccess<'de>> ErasedMapAccess<'de> for A {
+    fn erased_next_key(
+        &mut self,
+        request: Request,
+        visitor: &mut dyn ErasedVisitor<'de>,
+    ) -> Result<bool, Error> {
+        match self.next_key_seed(RequestSeed { request, visitor }) {
+            Ok(key) => Ok(key.is_some()),
+            Err(e) => Err(erase(e)),
+        }
+    }
+
+    fn erased_next_value(
+        &mut self,
+        request: Request,
+        visitor: &mut dyn ErasedVisitor<'de>,
+    ) -> Result<(), Error> {
+        self.next_value_seed(RequestSeed { request, visitor })
+            .map_err(erase)
+    }
+
+    fn erased_size_hint(&self) -> Option<usize> {
+        self.size_hint()
+    }
+}
+
+/// The registered type's side of a map.
+struct ErasedMap<'a, 'de> {
+    map: &'a mut dyn ErasedMapAccess<'de>,
+    human_readable: bool,
+}
+
+impl<'a, 'de> ErasedMap<'a, 'de> {
+    fn new(map: &'a mut dyn ErasedMapAccess<'de>, human_readable: bool) -> Self {
+        ErasedMap {
+            map,
+            human_readable,
+        }
+    }
+}
+
+struct KeySource<'a, 'de> {
+    map: &'a mut dyn ErasedMapAccess<'de>,
+    probed: &'a mut Probed,
+}
+
+impl<'de> Source<'de> for KeySource<'_, 'de> {
+    #[inline]
+    fn fetch(
+        &mut self,
+        request: Request,
+        visitor: &mut dyn ErasedVisitor<'de>,
+    ) -> Result<(), Error> {
+        self.probed.used = true;
+        if self.map.erased_next_key(request, visitor)? {
+            Ok(())
+        } else {
+            self.probed.ended = true;
+            Err(end())
+        }
+    }
+}
+
+struct ValueSource<'a, 'de> {
+    map: &'a mut dyn ErasedMapAccess<'de>,
+    probed: &'a mut Probed,
+}
+
+impl<'de> Source<'de> for ValueSource<'_, 'de> {
+    #[inline]
+    fn fetch(
+        &mut self,
+        request: Request,
+        visitor: &mut dyn ErasedVisitor<'de>,
+    ) -> Result<(), Error> {
+        self.probed.used = true;
+        self.map.erased_next_value(request, visitor)
+    }
+}
+
+impl<'de> MapAccess<'de> for ErasedMap<'_, 'de> {
+    type Error = Error;
+
+    #[inline]
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, Error> {
+        let mut probed = Probed::default();
+        let source = KeySource {
+            map: &mut *self.map,
+            probed: &mut probed,
+        };
+        let out = seed.deserialize(Probe::new(source, self.human_readable));
+        if probed.ended {
+            return Ok(None);
+        }
+        let key = out?;
+        // A seed that never looked at its key: the key is still unread.
+        if !probed.used && !self.skip_key()? {
+            return Ok(None);
+        }
+        Ok(Some(key))
+    }
+
+    #[inline]
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Error> {
+        let mut probed = Probed::default();
+        let source = ValueSource {
+            map: &mut *self.map,
+            probed: &mut probed,
+        };
+        let value = seed.deserialize(Probe::new(source, self.human_readable))?;
+        if !probed.used {
+            let mut slot = Slot::new(de::IgnoredAny, self.human_readable);
+            self.map.erased_next_value(Request::IgnoredAny, &mut slot)?;
+        }
+        Ok(value)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.map.erased_size_hint()
+    }
+}
+
+impl ErasedMap<'_, '_> {
+    #[cold]
+    fn skip_key(&mut self) -> Result<bool, Error> {
+        let mut slot = Slot::new(de::IgnoredAny, self.human_readable);
+        self.map.erased_next_key(Request::IgnoredAny, &mut slot)
+    }
+}
+
+/// An object-safe `SeqAccess`.
+pub trait ErasedSeqAccess<'de> {
+    /// Reads the next element with `request`; `Ok(false)` at the end.
+    fn erased_next_element(
+        &mut self,
+        request: Request,
+        visitor: &mut dyn ErasedVisitor<'de>,
+    ) -> Result<bool, Error>;
+    fn erased_size_hint(&self) -> Option<usize>;
+}
+
+impl<'de, A: SeqAccess<'de>> ErasedSeqAccess<'de> for A {
+    fn erased_next_element(
+        &mut self,
+        request: Request,
+        visitor: &mut dyn ErasedVisitor<'de>,
+    ) -> Result<bool, Error> {
+        match self.next_element_seed(RequestSeed { request, visitor }) {
+            Ok(element) => Ok(element.is_some()),
+            Err(e) => Err(erase(e)),
+        }
+    }
+
+    fn erased_size_hint(&self) -> Option<usize> {
+        self.size_hint()
+    }
+}
+
+/// The registered type's side of a sequence.
+struct ErasedSeq<'a, 'de> {
+    seq: &'a mut dyn ErasedSeqAccess<'de>,
+    human_readable: bool,
+}
+
+impl<'a, 'de> ErasedSeq<'a, 'de> {
+    fn new(seq: &'a mut dyn ErasedSeqAccess<'de>, human_readable: bool) -> Self {
+        ErasedSeq {
+            seq,
+            human_readable,
+        }
+    }
+}
+
+struct ElementSource<'a, 'de> {
+    seq: &'a mut dyn ErasedSeqAccess<'de>,
+    probed: &'a mut Probed,
+}
+
+impl<'de> Source<'de> for ElementSource<'_, 'de> {
+    #[inline]
+    fn fetch(
+        &mut self,
+        request: Request,
+        visitor: &mut dyn ErasedVisitor<'de>,
+    ) -> Result<(), Error> {
+        self.probed.used = true;
+        if self.seq.erased_next_element(request, visitor)? {
+            Ok(())
+        } else {
+            self.probed.ended = true;
+            Err(end())
+        }
+    }
+}
+
+impl<'de> SeqAccess<'de> for ErasedSeq<'_, 'de> {
+    type Error = Error;
+
+    #[inline]
+    fn next_element_seed<T: DeserializeSeed<'de>>(
+        &mut self,
+        seed: T,
+    ) -> Result<Option<T::Value>, Error> {
+        let mut probed = Probed::default();
+        let source = ElementSource {
+            seq: &mut *self.seq,
+            probed: &mut probed,
+        };
+        let out = seed.deserialize(Probe::new(source, self.human_readable));
+        if probed.ended {
+            return Ok(None);
+        }
+        let element = out?;
+        if !probed.used {
+            // A seed that never looked at its element: skip it.
+            let mut slot = Slot::new(de::IgnoredAny, self.human_readable);
+            if !self
+                .seq
+                .erased_next_element(Request::IgnoredAny, &mut slot)?
+            {
+                return Ok(None);
+            }
+        }
+        Ok(Some(element))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.seq.erased_size_hint()
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Enums
+
+/// An object-safe `EnumAccess` and, once the variant is read, its
+/// `VariantAccess`.
+pub trait ErasedEnumAccess<'de> {
+    fn erased_variant(
+        &mut self,
+        request: Request,
+        visitor: &mut dyn ErasedVisitor<'de>,
+    ) -> Result<(), Error>;
+    fn erased_unit_variant(&mut self) -> Result<(), Error>;
+    fn erased_newtype_variant(
+        &mut self,
+        request: Request,
+        visitor: &mut dyn ErasedVisitor<'de>,
+    ) -> Result<(), Error>;
+    fn erased_tuple_variant(
+        &mut self,
+        len: usize,
+        visitor: &mut dyn ErasedVisitor<'de>,
+    ) -> Result<(), Error>;
+    fn erased_struct_variant(
+        &mut self,
+        fields: &'static [&'static str],
+        visitor: &mut dyn ErasedVisitor<'de>,
+    ) -> Result<(), Error>;
+}
+
+/// The format's side of an enum: its access, then its variant.
+struct EnumSlot<A, V> {
+    access: Option<A>,
+    variant: Option<V>,
+}
+
+impl<'de, A: EnumAccess<'de>> ErasedEnumAccess<'de> for EnumSlot<A, A::Variant> {
+    fn erased_variant(
+        &mut self,
+        request: Request,
+        visitor: &mut dyn ErasedVisitor<'de>,
+    ) -> Result<(), Error> {
+        let ((), variant) = take!(self.access)
+            .variant_seed(RequestSeed { request, visitor })
+            .map_err(erase)?;
+        self.variant = Some(variant);
+        Ok(())
+    }
+
+    fn erased_unit_variant(&mut self) -> Result<(), Error> {
+        take!(self.variant).unit_variant().map_err(erase)
+    }
+
+    fn erased_newtype_variant(
+        &mut self,
+        request: Request,
+        visitor: &mut dyn ErasedVisitor<'de>,
+    ) -> Result<(), Error> {
+        take!(self.variant)
+            .newtype_variant_seed(RequestSeed { request, visitor })
+            .map_err(erase)
+    }
+
+    fn erased_tuple_variant(
+        &mut self,
+        len: usize,
+        visitor: &mut dyn ErasedVisitor<'de>,
+    ) -> Result<(), Error> {
+        take!(self.variant)
+            .tuple_variant(len, Wrap(visitor))
+            .map_err(erase)
+    }
+
+    fn erased_struct_variant(
+        &mut self,
+        fields: &'static [&'static str],
+        visitor: &mut dyn ErasedVisitor<'de>,
+    ) -> Result<(), Error> {
+        take!(self.variant)
+            .struct_variant(fields, Wrap(visitor))
+            .map_err(erase)
+    }
+}
+
+/// The registered type's side of an enum.
+struct ErasedEnum<'a, 'de> {
+    data: &'a mut dyn ErasedEnumAccess<'de>,
+    human_readable: bool,
+}
+
+impl<'a, 'de> ErasedEnum<'a, 'de> {
+    fn new(data: &'a mut dyn ErasedEnumAccess<'de>, human_readable: bool) -> Self {
+        ErasedEnum {
+            data,
+            human_readable,
+        }
+    }
+}
+
+struct VariantSource<'a, 'de> {
+    data: &'a mut dyn ErasedEnumAccess<'de>,
+    probed: &'a mut Probed,
+}
+
+impl<'de> Source<'de> for VariantSource<'_, 'de> {
+    fn fetch(
+        &mut self,
+        request: Request,
+        visitor: &mut dyn ErasedVisitor<'de>,
+    ) -> Result<(), Error> {
+        self.probed.used = true;
+        self.data.erased_variant(request, visitor)
+    }
+}
+
+struct NewtypeSource<'a, 'de> {
+    data: &'a mut dyn ErasedEnumAccess<'de>,
+    probed: &'a mut Probed,
+}
+
+impl<'de> Source<'de> for NewtypeSource<'_, 'de> {
+    fn fetch(
+        &mut self,
+        request: Request,
+        visitor: &mut dyn ErasedVisitor<'de>,
+    ) -> Result<(), Error> {
+        self.probed.used = true;
+        self.data.erased_newtype_variant(request, visitor)
+    }
+}
+
+impl<'de> EnumAccess<'de> for ErasedEnum<'_, 'de> {
+    type Error = Error;
+    type Variant = Self;
+
+    fn variant_seed<V: DeserializeSeed<'de>>(self, seed: V) -> Result<(V::Value, Self), Error> {
+        let mut probed = Probed::default();
+        let source = VariantSource {
+            data: &mut *self.data,
+            probed: &mut probed,
+        };
+        let variant = seed.deserialize(Probe::new(source, self.human_readable))?;
+        if !probed.used {
+            let mut slot = Slot::new(de::IgnoredAny, self.human_readable);
+            self.data.erased_variant(Request::IgnoredAny, &mut slot)?;
+        }
+        Ok((variant, self))
+    }
+}
+
+impl<'de> VariantAccess<'de> for ErasedEnum<'_, 'de> {
+    type Error = Error;
+
+    fn unit_variant(self) -> Result<(), Error> {
+        self.data.erased_unit_variant()
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, Error> {
+        let mut probed = Probed::default();
+        let source = NewtypeSource {
+            data: &mut *self.data,
+            probed: &mut probed,
+        };
+        let value = seed.deserialize(Probe::new(source, self.human_readable))?;
+        if !probed.used {
+            let mut slot = Slot::new(de::IgnoredAny, self.human_readable);
+            self.data
+                .erased_newtype_variant(Request::IgnoredAny, &mut slot)?;
+        }
+        Ok(value)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, Error> {
+        let mut slot = Slot::new(visitor, self.human_readable);
+        self.data.erased_tuple_variant(len, &mut slot)?;
+        slot.out()
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, Error> {
+        let mut slot = Slot::new(visitor, self.human_readable);
+        self.data.erased_struct_variant(fields, &mut slot)?;
+        slot.out()
+    }
+}
+
+/// Reads a `T` through an erased deserializer: the body of every registered
+/// type's reader.
+#[inline]
+pub fn deserialize<'de, T: de::Deserialize<'de>>(
+    deserializer: &mut dyn ErasedDeserializer<'de>,
+) -> Result<T, Error> {
+    let human_readable = deserializer.erased_is_human_readable();
+    T::deserialize(whole(deserializer, human_readable))
+}
