@@ -569,16 +569,19 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for KeySeed<'_, 'de, S> {
 
     // Keys of other kinds (CBOR integers, YAML booleans) are never the tag.
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<bool, E> {
+        self.prefix.first_use();
         self.prefix.push_u64(v);
         Ok(false)
     }
 
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<bool, E> {
+        self.prefix.first_use();
         self.prefix.push_i64(v);
         Ok(false)
     }
 
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<bool, E> {
+        self.prefix.first_use();
         self.prefix.push_bool(v);
         Ok(false)
     }
