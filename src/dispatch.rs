@@ -293,7 +293,7 @@ impl<'de, S: Subtypes<'de>> DispatchVisitor<'de, S> {
     fn build<A: MapAccess<'de>>(
         &self,
         index: u32,
-        prefix: OwnedReader<'de>,
+        prefix: PrefixReader<'_, 'de>,
         live: A,
         hint: Option<&str>,
     ) -> Result<S::Value, A::Error> {
@@ -304,7 +304,7 @@ impl<'de, S: Subtypes<'de>> DispatchVisitor<'de, S> {
     fn build_with_head<A: MapAccess<'de>, H: HeadSlot<'de>>(
         &self,
         index: u32,
-        prefix: OwnedReader<'de>,
+        prefix: PrefixReader<'_, 'de>,
         live: A,
         hint: Option<&str>,
         head: H,
@@ -417,7 +417,7 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
                             sink: None,
                         })?;
                         let index = index.unwrap_or_default();
-                        return self.build(index, prefix.reader_owned(), map, None);
+                        return self.build(index, prefix.prefix_reader(), map, None);
                     }
                     // The tag entry is recorded in place for the fallback,
                     // or for a nested child which reads it first; dropped
@@ -441,20 +441,20 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
                             // Handed on as it was read: no buffer.
                             Some(value) => self.build_with_head(
                                 index,
-                                prefix.reader_owned(),
+                                prefix.prefix_reader(),
                                 map,
                                 None,
                                 Some(value),
                             ),
-                            None => self.build(index, prefix.reader_from(mark), map, None),
+                            None => self.build(index, prefix.prefix_reader_from(mark), map, None),
                         },
                         Some(index) => {
                             prefix.truncate(mark);
-                            self.build(index, prefix.reader_owned(), map, None)
+                            self.build(index, prefix.prefix_reader(), map, None)
                         }
                         None => {
                             let fallback = s.fallback().unwrap_or_default();
-                            self.build(fallback, prefix.reader_owned(), map, Some(key))
+                            self.build(fallback, prefix.prefix_reader(), map, Some(key))
                         }
                     };
                 }
@@ -464,12 +464,12 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
         }
         match s.key() {
             Some(key) => match s.fallback() {
-                Some(fallback) => self.build(fallback, prefix.reader_owned(), map, Some(key)),
+                Some(fallback) => self.build(fallback, prefix.prefix_reader(), map, Some(key)),
                 None => Err(missing_field(key)),
             },
             None => {
                 let index = self.decide(seen)?;
-                self.build(index, prefix.reader_owned(), map, None)
+                self.build(index, prefix.prefix_reader(), map, None)
             }
         }
     }
@@ -692,7 +692,7 @@ impl<'de> HeadSlot<'de> for Option<HeadValue<'de>> {
 }
 
 pub struct Rest<'de, 's, A: MapAccess<'de>, H = NoHead> {
-    prefix: OwnedReader<'de>,
+    prefix: PrefixReader<'s, 'de>,
     live: A,
     /// A second tag key in the live rest is an error.
     tag: Option<&'s str>,
@@ -710,9 +710,11 @@ pub struct Rest<'de, 's, A: MapAccess<'de>, H = NoHead> {
     in_head: bool,
 }
 
-/// A buffer together with its read position.
-pub(crate) struct OwnedReader<'de> {
-    buf: Buffer<'de>,
+/// The buffered prefix with its read position. It borrows the buffer,
+/// which stays with the engine: moving a buffer (it has a `Drop`) into
+/// the payload's reader made every move of that reader a `memcpy`.
+pub(crate) struct PrefixReader<'b, 'de> {
+    buf: &'b Buffer<'de>,
     pos: usize,
     end: usize,
     /// A second stretch read after the first: `[0, then)`.
@@ -720,9 +722,9 @@ pub(crate) struct OwnedReader<'de> {
 }
 
 impl<'de> Buffer<'de> {
-    pub(crate) fn reader_owned(self) -> OwnedReader<'de> {
+    pub(crate) fn prefix_reader(&self) -> PrefixReader<'_, 'de> {
         let end = self.len();
-        OwnedReader {
+        PrefixReader {
             buf: self,
             pos: 0,
             end,
@@ -732,9 +734,9 @@ impl<'de> Buffer<'de> {
 
     /// Reads from `start` to the end first, then from the beginning to
     /// `start`: a nested child sees the tag entry recorded at `start` first.
-    pub(crate) fn reader_from(self, start: usize) -> OwnedReader<'de> {
+    pub(crate) fn prefix_reader_from(&self, start: usize) -> PrefixReader<'_, 'de> {
         let end = self.len();
-        OwnedReader {
+        PrefixReader {
             buf: self,
             pos: start,
             end,
@@ -743,7 +745,10 @@ impl<'de> Buffer<'de> {
     }
 }
 
-impl<'de> OwnedReader<'de> {
+impl<'de> PrefixReader<'_, 'de> {
+    // Called for every replayed key and value: kept out of line it costs
+    // a call frame per entry.
+    #[inline(always)]
     fn with<R>(&mut self, f: impl FnOnce(&mut Reader<'_, 'de>) -> R) -> R {
         let mut reader = self.buf.reader_at(self.pos);
         let out = f(&mut reader);
@@ -757,6 +762,7 @@ impl<'de> OwnedReader<'de> {
         out
     }
 
+    #[inline]
     fn is_done(&self) -> bool {
         self.pos >= self.end
     }
@@ -971,6 +977,7 @@ where
 {
     type Error = R::Error;
 
+    #[inline]
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, R::Error> {
         visitor.visit_enum(self)
     }
@@ -990,6 +997,7 @@ impl<'de, R: VariantAccess<'de>> EnumAccess<'de> for VariantDeserializer<R> {
     type Error = R::Error;
     type Variant = R;
 
+    #[inline]
     fn variant_seed<V>(self, seed: V) -> Result<(V::Value, R), R::Error>
     where
         V: DeserializeSeed<'de>,
