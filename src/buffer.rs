@@ -35,6 +35,17 @@ pub(crate) fn set_hoist(key: Option<&'static str>) {
 /// typical object. Never more, whatever size a format announces.
 const FIRST_BLOCK: usize = 256;
 
+/// The largest block a dropped buffer leaves for the next one on its thread.
+const SPARE_MAX: usize = 16 * FIRST_BLOCK;
+
+thread_local! {
+    /// A block a dropped buffer left behind, empty but allocated. Presence
+    /// mode and tags that come late buffer every object; reusing one block
+    /// saves an allocation and a free per object, which cost about as much
+    /// as recording a whole typical object.
+    static SPARE: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+}
+
 /// Default nesting limit, the same as serde_json's.
 pub(crate) const DEFAULT_MAX_DEPTH: u32 = 128;
 
@@ -146,8 +157,9 @@ impl<'de> Buffer<'de> {
         // The reader trusts recorded addresses for as long as the lifetime
         // says; only a buffer that never recorded one may claim `'static`.
         assert!(self.owned, "json_subtypes: only an owned buffer is 'static");
+        let mut this = self;
         Buffer {
-            code: self.code,
+            code: core::mem::take(&mut this.code),
             owned: true,
             marker: PhantomData,
         }
@@ -188,6 +200,18 @@ impl<'de> Buffer<'de> {
     /// growing through 8, 16, 32... bytes.
     #[inline]
     pub(crate) fn first_use(&mut self) {
+        if self.code.capacity() == 0 {
+            self.take_block();
+        }
+    }
+
+    #[cold]
+    fn take_block(&mut self) {
+        // An owned buffer may be kept for long (in an `Unknown`): it takes
+        // a block of its own, not a spare that may be larger than it needs.
+        if !self.owned {
+            self.code = SPARE.try_with(Cell::take).unwrap_or_default();
+        }
         if self.code.capacity() == 0 {
             self.code.reserve(FIRST_BLOCK);
         }
@@ -250,6 +274,32 @@ impl<'de> Buffer<'de> {
     #[inline]
     pub(crate) fn reader_at(&self, pos: usize) -> Reader<'_, 'de> {
         Reader { buf: self, pos }
+    }
+}
+
+impl Drop for Buffer<'_> {
+    #[inline]
+    fn drop(&mut self) {
+        let capacity = self.code.capacity();
+        if capacity != 0 && capacity <= SPARE_MAX {
+            self.leave_block();
+        }
+    }
+}
+
+impl Buffer<'_> {
+    fn leave_block(&mut self) {
+        let mut block = core::mem::take(&mut self.code);
+        block.clear();
+        // Only into an empty slot: a buffer nested in another's lifetime
+        // leaves its block, and the outer one's is then freed. During the
+        // thread's teardown the slot may be gone; the block is then freed.
+        let _ = SPARE.try_with(|spare| {
+            let old = spare.replace(block);
+            if old.capacity() != 0 {
+                spare.set(old);
+            }
+        });
     }
 }
 
