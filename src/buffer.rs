@@ -36,6 +36,17 @@ pub(crate) fn set_hoist(key: Option<&'static str>) {
 /// typical object. Never more, whatever size a format announces.
 const FIRST_BLOCK: usize = 256;
 
+/// The largest block a dropped buffer leaves for the next one on its thread.
+const SPARE_MAX: usize = 16 * FIRST_BLOCK;
+
+thread_local! {
+    /// A block a dropped buffer left behind, empty but allocated. Presence
+    /// mode and tags that come late buffer every object; reusing one block
+    /// saves an allocation and a free per object, which cost about as much
+    /// as recording a whole typical object.
+    static SPARE: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+}
+
 /// Default nesting limit, the same as serde_json's.
 pub(crate) const DEFAULT_MAX_DEPTH: u32 = 128;
 
@@ -150,8 +161,9 @@ impl<'de> Buffer<'de> {
         // The reader trusts recorded addresses for as long as the lifetime
         // says; only a buffer that never recorded one may claim `'static`.
         assert!(self.owned, "json_subtypes: only an owned buffer is 'static");
+        let mut this = self;
         Buffer {
-            code: self.code,
+            code: core::mem::take(&mut this.code),
             owned: true,
             marker: PhantomData,
         }
@@ -166,7 +178,7 @@ impl<'de> Buffer<'de> {
     where
         D: Deserializer<'de>,
     {
-        self.first_use();
+        // No `first_use` here: every caller has just pushed the key.
         deserializer.deserialize_any(self.recorder(max_depth))
     }
 
@@ -191,20 +203,33 @@ impl<'de> Buffer<'de> {
     /// once used, takes one block big enough for a typical prefix, instead of
     /// growing through 8, 16, 32... bytes.
     #[inline]
-    fn first_use(&mut self) {
+    pub(crate) fn first_use(&mut self) {
+        if self.code.capacity() == 0 {
+            self.take_block();
+        }
+    }
+
+    #[cold]
+    fn take_block(&mut self) {
+        // An owned buffer may be kept for long (in an `Unknown`): it takes
+        // a block of its own, not a spare that may be larger than it needs.
+        if !self.owned {
+            self.code = SPARE.try_with(Cell::take).unwrap_or_default();
+        }
         if self.code.capacity() == 0 {
             self.code.reserve(FIRST_BLOCK);
         }
     }
 
     /// Records a key that was already read as a string.
+    #[inline]
     pub(crate) fn push_str(&mut self, v: &str) {
         self.first_use();
-        self.code.push(STR_OWNED);
-        put_varint(&mut self.code, v.len() as u64);
+        put_varint_entry(&mut self.code, STR_OWNED, v.len() as u64);
         self.code.extend_from_slice(v.as_bytes());
     }
 
+    #[inline]
     pub(crate) fn push_borrowed_str(&mut self, v: &'de str) {
         self.first_use();
         if self.owned || u32::try_from(v.len()).is_err() {
@@ -215,8 +240,7 @@ impl<'de> Buffer<'de> {
 
     pub(crate) fn push_bytes(&mut self, v: &[u8]) {
         self.first_use();
-        self.code.push(BYTES_OWNED);
-        put_varint(&mut self.code, v.len() as u64);
+        put_varint_entry(&mut self.code, BYTES_OWNED, v.len() as u64);
         self.code.extend_from_slice(v);
     }
 
@@ -230,31 +254,56 @@ impl<'de> Buffer<'de> {
 
     /// An arbitrary-precision number by its digits (see `NUMBER_TOKEN`).
     pub(crate) fn push_number(&mut self, digits: &str) {
-        self.code.push(NUMBER);
-        put_varint(&mut self.code, digits.len() as u64);
+        put_varint_entry(&mut self.code, NUMBER, digits.len() as u64);
         self.code.extend_from_slice(digits.as_bytes());
     }
 
     pub(crate) fn push_u64(&mut self, v: u64) {
-        self.code.push(U64);
-        put_varint(&mut self.code, v);
+        put_varint_entry(&mut self.code, U64, v);
     }
 
     pub(crate) fn push_i64(&mut self, v: i64) {
-        self.code.push(I64);
-        put_varint(&mut self.code, zigzag(v));
+        put_varint_entry(&mut self.code, I64, zigzag(v));
     }
 
     pub(crate) fn push_bool(&mut self, v: bool) {
         self.code.push(if v { BOOL_TRUE } else { BOOL_FALSE });
     }
 
+    #[inline]
     pub(crate) fn len(&self) -> usize {
         self.code.len()
     }
 
+    #[inline]
     pub(crate) fn reader_at(&self, pos: usize) -> Reader<'_, 'de> {
         Reader { buf: self, pos }
+    }
+}
+
+impl Drop for Buffer<'_> {
+    #[inline]
+    fn drop(&mut self) {
+        let capacity = self.code.capacity();
+        if capacity != 0 && capacity <= SPARE_MAX {
+            self.leave_block();
+        }
+    }
+}
+
+impl Buffer<'_> {
+    fn leave_block(&mut self) {
+        let mut block = core::mem::take(&mut self.code);
+        block.clear();
+        // Only into an empty slot: a buffer nested in another's lifetime
+        // leaves its block, and the outer one's is then freed. During the
+        // thread's teardown the slot may be gone; the block is then freed.
+        let _ = SPARE.try_with(|spare| {
+            let old = spare.replace(block);
+            if old.capacity() != 0 {
+                spare.set(old);
+            }
+        });
     }
 }
 
@@ -357,19 +406,32 @@ impl fmt::Debug for Buffer<'_> {
     }
 }
 
+/// Writes `kind` and then `v` as a varint, in one copy of a fixed size:
+/// that compiles to a few moves, where a copy of the varint's own length
+/// would be a call to `memcpy`. The unused tail is cut off again.
 #[inline]
-fn put_varint(code: &mut Vec<u8>, mut v: u64) {
-    // Encoded on the stack, written at once: one capacity check, not one per
-    // byte.
-    let mut bytes = [0u8; 10];
-    let mut n = 0;
+fn put_varint_entry(code: &mut Vec<u8>, kind: u8, mut v: u64) {
+    let mut entry = [0u8; 11];
+    entry[0] = kind;
+    let mut n = 1;
     while v >= 0x80 {
-        bytes[n] = (v as u8) | 0x80;
+        entry[n] = (v as u8) | 0x80;
         v >>= 7;
         n += 1;
     }
-    bytes[n] = v as u8;
-    code.extend_from_slice(&bytes[..=n]);
+    entry[n] = v as u8;
+    let len = code.len() + n + 1;
+    code.extend_from_slice(&entry);
+    code.truncate(len);
+}
+
+/// Writes `kind` and eight bytes in one copy.
+#[inline]
+fn put_word_entry(code: &mut Vec<u8>, kind: u8, bytes: [u8; 8]) {
+    let mut entry = [0u8; 9];
+    entry[0] = kind;
+    entry[1..].copy_from_slice(&bytes);
+    code.extend_from_slice(&entry);
 }
 
 fn zigzag(v: i64) -> u64 {
@@ -438,8 +500,7 @@ impl<'b, 'de> Recorder<'b, 'de> {
             return;
         };
         self.buf.code.truncate(at);
-        self.code().push(NUMBER);
-        put_varint(self.code(), digits.len() as u64);
+        put_varint_entry(self.code(), NUMBER, digits.len() as u64);
         self.code().extend_from_slice(digits.as_bytes());
     }
 
@@ -477,20 +538,17 @@ impl<'de> Visitor<'de> for Recorder<'_, 'de> {
     }
 
     fn visit_u16<E>(mut self, v: u16) -> Result<(), E> {
-        self.code().push(U16);
-        put_varint(self.code(), v.into());
+        put_varint_entry(self.code(), U16, v.into());
         Ok(())
     }
 
     fn visit_u32<E>(mut self, v: u32) -> Result<(), E> {
-        self.code().push(U32);
-        put_varint(self.code(), v.into());
+        put_varint_entry(self.code(), U32, v.into());
         Ok(())
     }
 
     fn visit_u64<E>(mut self, v: u64) -> Result<(), E> {
-        self.code().push(U64);
-        put_varint(self.code(), v);
+        put_varint_entry(self.code(), U64, v);
         Ok(())
     }
 
@@ -500,20 +558,17 @@ impl<'de> Visitor<'de> for Recorder<'_, 'de> {
     }
 
     fn visit_i16<E>(mut self, v: i16) -> Result<(), E> {
-        self.code().push(I16);
-        put_varint(self.code(), zigzag(v.into()));
+        put_varint_entry(self.code(), I16, zigzag(v.into()));
         Ok(())
     }
 
     fn visit_i32<E>(mut self, v: i32) -> Result<(), E> {
-        self.code().push(I32);
-        put_varint(self.code(), zigzag(v.into()));
+        put_varint_entry(self.code(), I32, zigzag(v.into()));
         Ok(())
     }
 
     fn visit_i64<E>(mut self, v: i64) -> Result<(), E> {
-        self.code().push(I64);
-        put_varint(self.code(), zigzag(v));
+        put_varint_entry(self.code(), I64, zigzag(v));
         Ok(())
     }
 
@@ -536,14 +591,12 @@ impl<'de> Visitor<'de> for Recorder<'_, 'de> {
     }
 
     fn visit_f64<E>(mut self, v: f64) -> Result<(), E> {
-        self.code().push(F64);
-        self.code().extend_from_slice(&v.to_le_bytes());
+        put_word_entry(self.code(), F64, v.to_le_bytes());
         Ok(())
     }
 
     fn visit_char<E>(mut self, v: char) -> Result<(), E> {
-        self.code().push(CHAR);
-        put_varint(self.code(), u64::from(v));
+        put_varint_entry(self.code(), CHAR, u64::from(v));
         Ok(())
     }
 
@@ -654,11 +707,13 @@ pub(crate) struct Reader<'a, 'de> {
 }
 
 impl<'a, 'de> Reader<'a, 'de> {
+    #[inline]
     pub(crate) fn position(&self) -> usize {
         self.pos
     }
 
     /// The next value as a deserializer; advances past it.
+    #[inline]
     pub(crate) fn next_value<E>(&mut self, human_readable: bool) -> Replay<'_, 'a, 'de, E> {
         Replay {
             reader: self,
@@ -667,12 +722,14 @@ impl<'a, 'de> Reader<'a, 'de> {
         }
     }
 
+    #[inline]
     fn byte(&mut self) -> u8 {
         let b = self.buf.code[self.pos];
         self.pos += 1;
         b
     }
 
+    #[inline]
     fn array<const N: usize>(&mut self) -> [u8; N] {
         let mut out = [0; N];
         out.copy_from_slice(&self.buf.code[self.pos..self.pos + N]);
@@ -680,6 +737,7 @@ impl<'a, 'de> Reader<'a, 'de> {
         out
     }
 
+    #[inline]
     fn varint(&mut self) -> u64 {
         let mut out = 0u64;
         let mut shift = 0;
@@ -693,6 +751,7 @@ impl<'a, 'de> Reader<'a, 'de> {
         }
     }
 
+    #[inline]
     fn owned(&mut self) -> &'a [u8] {
         let len = self.varint() as usize;
         let code: &'a [u8] = &self.buf.code;
@@ -701,6 +760,7 @@ impl<'a, 'de> Reader<'a, 'de> {
         out
     }
 
+    #[inline]
     fn borrowed(&mut self) -> &'de [u8] {
         let addr = u64::from_le_bytes(self.array()) as usize;
         let len = u32::from_le_bytes(self.array()) as usize;
@@ -711,6 +771,7 @@ impl<'a, 'de> Reader<'a, 'de> {
         unsafe { core::slice::from_raw_parts(addr as *const u8, len) }
     }
 
+    #[inline]
     fn borrowed_str(&mut self) -> &'de str {
         let bytes = self.borrowed();
         // SAFETY: recorded by `push_borrowed_str` from a `&'de str`, so the
@@ -718,6 +779,7 @@ impl<'a, 'de> Reader<'a, 'de> {
         unsafe { core::str::from_utf8_unchecked(bytes) }
     }
 
+    #[inline]
     fn container(&mut self) -> (usize, usize) {
         let end = u32::from_le_bytes(self.array()) as usize;
         let count = u32::from_le_bytes(self.array()) as usize;
@@ -747,6 +809,7 @@ impl<'a, 'de> Reader<'a, 'de> {
         }
     }
 
+    #[inline]
     fn peek(&self) -> u8 {
         self.buf.code[self.pos]
     }
@@ -965,9 +1028,14 @@ impl<'de, E: de::Error> Deserializer<'de> for Replay<'_, '_, 'de, E> {
     // Only the engine's own visitor asks for "any" value and may want the
     // tag entry first; typed requests go straight to the recording.
     typed! {
-        deserialize_bool deserialize_char deserialize_str deserialize_string
-        deserialize_bytes deserialize_byte_buf deserialize_unit deserialize_seq
-        deserialize_map deserialize_identifier
+        deserialize_bool deserialize_char deserialize_bytes deserialize_byte_buf
+        deserialize_unit deserialize_seq deserialize_map
+    }
+
+    // Keys replay through these: a borrowed string, the common case, skips
+    // the dispatch over every code.
+    strings! {
+        deserialize_str deserialize_string deserialize_identifier
     }
 }
 
@@ -983,18 +1051,51 @@ macro_rules! typed {
 }
 use typed;
 
+macro_rules! strings {
+    ($($method:ident)*) => {
+        $(
+            #[inline]
+            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+                if self.reader.peek() == STR_BORROWED {
+                    self.reader.pos += 1;
+                    return visitor.visit_borrowed_str(self.reader.borrowed_str());
+                }
+                replay_any(self.reader, self.human_readable, visitor)
+            }
+        )*
+    };
+}
+use strings;
+
 /// Numbers recorded from serde_json's `arbitrary_precision` are parsed when
 /// a primitive is asked for; everything else replays as recorded.
 macro_rules! numbers {
     ($($method:ident)*) => {
         $(
+            #[inline]
             fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
-                if self.reader.peek() == NUMBER {
-                    self.reader.pos += 1;
-                    let digits = owned_str(self.reader);
-                    return replay_number(digits, visitor);
+                // What serde_json records, straight to the visitor: the same
+                // calls `replay_any` makes, without its dispatch over every code.
+                match self.reader.peek() {
+                    U64 => {
+                        self.reader.pos += 1;
+                        visitor.visit_u64(self.reader.varint())
+                    }
+                    I64 => {
+                        self.reader.pos += 1;
+                        visitor.visit_i64(unzigzag(self.reader.varint()))
+                    }
+                    F64 => {
+                        self.reader.pos += 1;
+                        visitor.visit_f64(f64::from_le_bytes(self.reader.array()))
+                    }
+                    NUMBER => {
+                        self.reader.pos += 1;
+                        let digits = owned_str(self.reader);
+                        replay_number(digits, visitor)
+                    }
+                    _ => replay_any(self.reader, self.human_readable, visitor),
                 }
-                replay_any(self.reader, self.human_readable, visitor)
             }
         )*
     };

@@ -362,7 +362,7 @@ impl<'de, S: Subtypes<'de>> DispatchVisitor<'de, S> {
     fn build<A: MapAccess<'de>>(
         &self,
         index: u32,
-        prefix: OwnedReader<'de>,
+        prefix: PrefixReader<'_, 'de>,
         live: A,
         hint: Option<&str>,
     ) -> Result<S::Value, A::Error> {
@@ -375,7 +375,7 @@ impl<'de, S: Subtypes<'de>> DispatchVisitor<'de, S> {
         &self,
         index: u32,
         head: Option<HeadValue<'de>>,
-        prefix: OwnedReader<'de>,
+        prefix: PrefixReader<'_, 'de>,
         live: A,
         hint: Option<&str>,
     ) -> Result<S::Value, A::Error> {
@@ -489,7 +489,7 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
                             sink: None,
                         })?;
                         let index = index.unwrap_or_default();
-                        return self.build(index, prefix.reader_owned(), map, None);
+                        return self.build(index, prefix.prefix_reader(), map, None);
                     }
                     // The tag entry is recorded in place for the fallback,
                     // or for a nested child which reads it first; dropped
@@ -514,19 +514,19 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
                             Some(value) => self.build_with_head(
                                 index,
                                 Some(value),
-                                prefix.reader_owned(),
+                                prefix.prefix_reader(),
                                 map,
                                 None,
                             ),
-                            None => self.build(index, prefix.reader_from(mark), map, None),
+                            None => self.build(index, prefix.prefix_reader_from(mark), map, None),
                         },
                         Some(index) => {
                             prefix.truncate(mark);
-                            self.build(index, prefix.reader_owned(), map, None)
+                            self.build(index, prefix.prefix_reader(), map, None)
                         }
                         None => {
                             let fallback = s.fallback().unwrap_or_default();
-                            self.build(fallback, prefix.reader_owned(), map, Some(key))
+                            self.build(fallback, prefix.prefix_reader(), map, Some(key))
                         }
                     };
                 }
@@ -536,12 +536,12 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
         }
         match s.key() {
             Some(key) => match s.fallback() {
-                Some(fallback) => self.build(fallback, prefix.reader_owned(), map, Some(key)),
+                Some(fallback) => self.build(fallback, prefix.prefix_reader(), map, Some(key)),
                 None => Err(missing_field(key)),
             },
             None => {
                 let index = self.decide(seen)?;
-                self.build(index, prefix.reader_owned(), map, None)
+                self.build(index, prefix.prefix_reader(), map, None)
             }
         }
     }
@@ -641,16 +641,19 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for KeySeed<'_, 'de, S> {
 
     // Keys of other kinds (CBOR integers, YAML booleans) are never the tag.
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<bool, E> {
+        self.prefix.first_use();
         self.prefix.push_u64(v);
         Ok(false)
     }
 
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<bool, E> {
+        self.prefix.first_use();
         self.prefix.push_i64(v);
         Ok(false)
     }
 
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<bool, E> {
+        self.prefix.first_use();
         self.prefix.push_bool(v);
         Ok(false)
     }
@@ -725,7 +728,7 @@ where
 /// The rest of an object once its tag is known: the buffered prefix replayed,
 /// then the live map streamed.
 pub struct Rest<'de, 's, A: MapAccess<'de>> {
-    prefix: OwnedReader<'de>,
+    prefix: PrefixReader<'s, 'de>,
     live: A,
     /// A second tag key in the live rest is an error.
     tag: Option<&'s str>,
@@ -739,9 +742,11 @@ pub struct Rest<'de, 's, A: MapAccess<'de>> {
     from_prefix: bool,
 }
 
-/// A buffer together with its read position.
-pub(crate) struct OwnedReader<'de> {
-    buf: Buffer<'de>,
+/// The buffered prefix with its read position. It borrows the buffer,
+/// which stays with the engine: moving a buffer (it has a `Drop`) into
+/// the payload's reader made every move of that reader a `memcpy`.
+pub(crate) struct PrefixReader<'b, 'de> {
+    buf: &'b Buffer<'de>,
     pos: usize,
     end: usize,
     /// A second stretch read after the first: `[0, then)`.
@@ -749,9 +754,9 @@ pub(crate) struct OwnedReader<'de> {
 }
 
 impl<'de> Buffer<'de> {
-    pub(crate) fn reader_owned(self) -> OwnedReader<'de> {
+    pub(crate) fn prefix_reader(&self) -> PrefixReader<'_, 'de> {
         let end = self.len();
-        OwnedReader {
+        PrefixReader {
             buf: self,
             pos: 0,
             end,
@@ -761,9 +766,9 @@ impl<'de> Buffer<'de> {
 
     /// Reads from `start` to the end first, then from the beginning to
     /// `start`: a nested child sees the tag entry recorded at `start` first.
-    pub(crate) fn reader_from(self, start: usize) -> OwnedReader<'de> {
+    pub(crate) fn prefix_reader_from(&self, start: usize) -> PrefixReader<'_, 'de> {
         let end = self.len();
-        OwnedReader {
+        PrefixReader {
             buf: self,
             pos: start,
             end,
@@ -772,7 +777,10 @@ impl<'de> Buffer<'de> {
     }
 }
 
-impl<'de> OwnedReader<'de> {
+impl<'de> PrefixReader<'_, 'de> {
+    // Called for every replayed key and value: kept out of line it costs
+    // a call frame per entry.
+    #[inline(always)]
     fn with<R>(&mut self, f: impl FnOnce(&mut Reader<'_, 'de>) -> R) -> R {
         let mut reader = self.buf.reader_at(self.pos);
         let out = f(&mut reader);
@@ -786,6 +794,7 @@ impl<'de> OwnedReader<'de> {
         out
     }
 
+    #[inline]
     fn is_done(&self) -> bool {
         self.pos >= self.end
     }
@@ -1132,6 +1141,7 @@ where
 {
     type Error = R::Error;
 
+    #[inline]
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, R::Error> {
         visitor.visit_enum(self)
     }
@@ -1151,6 +1161,7 @@ impl<'de, R: VariantAccess<'de>> EnumAccess<'de> for VariantDeserializer<R> {
     type Error = R::Error;
     type Variant = R;
 
+    #[inline]
     fn variant_seed<V>(self, seed: V) -> Result<(V::Value, R), R::Error>
     where
         V: DeserializeSeed<'de>,
