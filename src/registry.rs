@@ -90,6 +90,9 @@ pub struct Registry<T: ?Sized + 'static> {
     key: Option<&'static str>,
     entries: Vec<Subtype_<T>>,
     by_str: AHashMap<Arc<str>, Slot>,
+    /// The same string tags when there are few: scanned, which beats
+    /// hashing the tag for a handful of short strings.
+    few_str: Vec<(Arc<str>, Slot)>,
     by_u64: AHashMap<u64, Slot>,
     by_i64: AHashMap<i64, Slot>,
     by_bool: [Option<Slot>; 2],
@@ -105,6 +108,9 @@ pub struct Registry<T: ?Sized + 'static> {
     position: TagPosition,
     max_depth: u32,
 }
+
+/// Up to this many string tags are found by a scan rather than a hash.
+const FEW: usize = 8;
 
 /// Where the tag goes when a value is written.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -239,6 +245,7 @@ impl<T: ?Sized + 'static> Registry<T> {
             key: key.as_deref().map(intern),
             entries: Vec::new(),
             by_str: AHashMap::new(),
+            few_str: Vec::new(),
             by_u64: AHashMap::new(),
             by_i64: AHashMap::new(),
             by_bool: [None, None],
@@ -289,6 +296,9 @@ impl<T: ?Sized + 'static> Registry<T> {
             }
             out.by_type.entry(entry.type_id).or_insert(index);
             out.entries.push(entry);
+        }
+        if out.by_str.len() <= FEW {
+            out.few_str = out.by_str.iter().map(|(k, v)| (k.clone(), *v)).collect();
         }
         out
     }
@@ -347,6 +357,11 @@ impl<T: ?Sized + 'static> Registry<T> {
 
     fn index_of(&self, found: Found<'_>) -> Result<Option<u32>, String> {
         let slot = match found {
+            Found::Str(s) if self.by_str.len() <= FEW => self
+                .few_str
+                .iter()
+                .find(|(tag, _)| tag.len() == s.len() && **tag == *s)
+                .map(|(_, slot)| slot),
             Found::Str(s) => self.by_str.get(s),
             Found::U64(v) => self.by_u64.get(&v),
             Found::I64(v) => self.by_i64.get(&v),
