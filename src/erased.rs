@@ -571,6 +571,93 @@ fn end() -> Error {
     Error(Box::from(""))
 }
 
+/// A map's keys or a sequence's elements: what `next_seed` reads next.
+trait NextIn<'de> {
+    /// Reads the next key or element with `request`; `Ok(false)` at the end.
+    fn next(
+        &mut self,
+        request: Request,
+        visitor: &mut dyn ErasedVisitor<'de>,
+    ) -> Result<bool, Error>;
+}
+
+impl<'de> NextIn<'de> for dyn ErasedMapAccess<'de> + '_ {
+    #[inline]
+    fn next(
+        &mut self,
+        request: Request,
+        visitor: &mut dyn ErasedVisitor<'de>,
+    ) -> Result<bool, Error> {
+        self.erased_next_key(request, visitor)
+    }
+}
+
+impl<'de> NextIn<'de> for dyn ErasedSeqAccess<'de> + '_ {
+    #[inline]
+    fn next(
+        &mut self,
+        request: Request,
+        visitor: &mut dyn ErasedVisitor<'de>,
+    ) -> Result<bool, Error> {
+        self.erased_next_element(request, visitor)
+    }
+}
+
+/// The next key or element as a source: the end is reported through
+/// `Probed::ended`.
+struct NextSource<'a, N: ?Sized> {
+    access: &'a mut N,
+    probed: &'a mut Probed,
+}
+
+impl<'de, N: ?Sized + NextIn<'de>> Source<'de> for NextSource<'_, N> {
+    #[inline]
+    fn fetch(
+        &mut self,
+        request: Request,
+        visitor: &mut dyn ErasedVisitor<'de>,
+    ) -> Result<(), Error> {
+        self.probed.used = true;
+        if self.access.next(request, visitor)? {
+            Ok(())
+        } else {
+            self.probed.ended = true;
+            Err(end())
+        }
+    }
+}
+
+/// Runs `seed` on the next key or element; `None` at the end.
+#[inline]
+fn next_seed<'de, T, N>(
+    access: &mut N,
+    seed: T,
+    human_readable: bool,
+) -> Result<Option<T::Value>, Error>
+where
+    T: DeserializeSeed<'de>,
+    N: ?Sized + NextIn<'de>,
+{
+    let mut probed = Probed::default();
+    let source = NextSource {
+        access: &mut *access,
+        probed: &mut probed,
+    };
+    let out = seed.deserialize(Probe::new(source, human_readable));
+    if probed.ended {
+        return Ok(None);
+    }
+    let value = out?;
+    // A seed that never looked at its key or element: it is still unread.
+    if !probed.used {
+        let mut slot = Slot::new(de::IgnoredAny, human_readable);
+        if !access.next(Request::IgnoredAny, &mut slot)? {
+            return Ok(None);
+        }
+    }
+    Ok(Some(value))
+}
+
 /// An object-safe `MapAccess`.
 pub trait ErasedMapAccess<'de> {
     /// Reads the next key with `request`; `Ok(false)` at the end of the map.
@@ -628,28 +715,6 @@ impl<'a, 'de> ErasedMap<'a, 'de> {
     }
 }
 
-struct KeySource<'a, 'de> {
-    map: &'a mut dyn ErasedMapAccess<'de>,
-    probed: &'a mut Probed,
-}
-
-impl<'de> Source<'de> for KeySource<'_, 'de> {
-    #[inline]
-    fn fetch(
-        &mut self,
-        request: Request,
-        visitor: &mut dyn ErasedVisitor<'de>,
-    ) -> Result<(), Error> {
-        self.probed.used = true;
-        if self.map.erased_next_key(request, visitor)? {
-            Ok(())
-        } else {
-            self.probed.ended = true;
-            Err(end())
-        }
-    }
-}
-
 struct ValueSource<'a, 'de> {
     map: &'a mut dyn ErasedMapAccess<'de>,
     probed: &'a mut Probed,
@@ -675,21 +740,7 @@ impl<'de> MapAccess<'de> for ErasedMap<'_, 'de> {
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, Error> {
-        let mut probed = Probed::default();
-        let source = KeySource {
-            map: &mut *self.map,
-            probed: &mut probed,
-        };
-        let out = seed.deserialize(Probe::new(source, self.human_readable));
-        if probed.ended {
-            return Ok(None);
-        }
-        let key = out?;
-        // A seed that never looked at its key: the key is still unread.
-        if !probed.used && !self.skip_key()? {
-            return Ok(None);
-        }
-        Ok(Some(key))
+        next_seed(&mut *self.map, seed, self.human_readable)
     }
 
     #[inline]
@@ -709,14 +760,6 @@ impl<'de> MapAccess<'de> for ErasedMap<'_, 'de> {
 
     fn size_hint(&self) -> Option<usize> {
         self.map.erased_size_hint()
-    }
-}
-
-impl ErasedMap<'_, '_> {
-    #[cold]
-    fn skip_key(&mut self) -> Result<bool, Error> {
-        let mut slot = Slot::new(de::IgnoredAny, self.human_readable);
-        self.map.erased_next_key(Request::IgnoredAny, &mut slot)
     }
 }
 
@@ -763,28 +806,6 @@ impl<'a, 'de> ErasedSeq<'a, 'de> {
     }
 }
 
-struct ElementSource<'a, 'de> {
-    seq: &'a mut dyn ErasedSeqAccess<'de>,
-    probed: &'a mut Probed,
-}
-
-impl<'de> Source<'de> for ElementSource<'_, 'de> {
-    #[inline]
-    fn fetch(
-        &mut self,
-        request: Request,
-        visitor: &mut dyn ErasedVisitor<'de>,
-    ) -> Result<(), Error> {
-        self.probed.used = true;
-        if self.seq.erased_next_element(request, visitor)? {
-            Ok(())
-        } else {
-            self.probed.ended = true;
-            Err(end())
-        }
-    }
-}
-
 impl<'de> SeqAccess<'de> for ErasedSeq<'_, 'de> {
     type Error = Error;
 
@@ -793,27 +814,7 @@ impl<'de> SeqAccess<'de> for ErasedSeq<'_, 'de> {
         &mut self,
         seed: T,
     ) -> Result<Option<T::Value>, Error> {
-        let mut probed = Probed::default();
-        let source = ElementSource {
-            seq: &mut *self.seq,
-            probed: &mut probed,
-        };
-        let out = seed.deserialize(Probe::new(source, self.human_readable));
-        if probed.ended {
-            return Ok(None);
-        }
-        let element = out?;
-        if !probed.used {
-            // A seed that never looked at its element: skip it.
-            let mut slot = Slot::new(de::IgnoredAny, self.human_readable);
-            if !self
-                .seq
-                .erased_next_element(Request::IgnoredAny, &mut slot)?
-            {
-                return Ok(None);
-            }
-        }
-        Ok(Some(element))
+        next_seed(&mut *self.seq, seed, self.human_readable)
     }
 
     fn size_hint(&self) -> Option<usize> {
