@@ -210,6 +210,16 @@ trait Source<'de> {
         request: Request,
         visitor: &mut dyn ErasedVisitor<'de>,
     ) -> Result<(), Error>;
+
+    /// `deserialize_identifier`; a borrowed name may come back as the result
+    /// instead of being visited on the far side (see `IdentWrap`).
+    #[inline]
+    fn fetch_identifier(
+        &mut self,
+        visitor: &mut dyn ErasedVisitor<'de>,
+    ) -> Result<Option<&'de str>, Error> {
+        self.fetch(Request::Identifier, visitor).map(|()| None)
+    }
 }
 
 /// The registered type's side: a serde `Deserializer` whose every request
@@ -280,8 +290,19 @@ impl<'de, S: Source<'de>> Deserializer<'de> for Probe<S> {
         deserialize_unit Unit
         deserialize_seq Seq
         deserialize_map Map
-        deserialize_identifier Identifier
         deserialize_ignored_any IgnoredAny
+    }
+
+    #[inline]
+    fn deserialize_identifier<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, Error> {
+        let mut slot = Slot::new(visitor, self.human_readable);
+        match self.source.fetch_identifier(&mut slot)? {
+            None => slot.out(),
+            Some(name) => match slot.inner.take() {
+                Some(visitor) => visitor.visit_borrowed_str(name),
+                None => Err(used()),
+            },
+        }
     }
 
     probe_request_with!(deserialize_unit_struct(name: &'static str) UnitStruct);
@@ -553,6 +574,121 @@ impl<'de> Visitor<'de> for Wrap<'_, 'de> {
     }
 }
 
+/// A key read as an identifier on the format's side.
+struct IdentSeed<'a, 'de>(&'a mut dyn ErasedVisitor<'de>);
+
+impl<'de> DeserializeSeed<'de> for IdentSeed<'_, 'de> {
+    type Value = Option<&'de str>;
+
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Option<&'de str>, D::Error> {
+        d.deserialize_identifier(IdentWrap(self.0))
+    }
+}
+
+/// The format's side of an identifier visitor: a borrowed name goes back as
+/// the result (`Some`); anything else is forwarded to the reader's visitor
+/// at once (`None`). Only names come here, so the result stays small.
+struct IdentWrap<'a, 'de>(&'a mut dyn ErasedVisitor<'de>);
+
+macro_rules! forward_to_erased {
+    ($($visit:ident $erased:ident $ty:ty,)*) => {
+        $(
+            #[inline]
+            fn $visit<E: de::Error>(self, v: $ty) -> Result<Option<&'de str>, E> {
+                self.0.$erased(v).map_err(unerase)?;
+                Ok(None)
+            }
+        )*
+    };
+}
+
+impl<'de> Visitor<'de> for IdentWrap<'_, 'de> {
+    type Value = Option<&'de str>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.erased_expecting(f)
+    }
+
+    #[inline]
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Option<&'de str>, E> {
+        Ok(Some(v))
+    }
+
+    forward_to_erased! {
+        visit_bool erased_visit_bool bool,
+        visit_i8 erased_visit_i8 i8,
+        visit_i16 erased_visit_i16 i16,
+        visit_i32 erased_visit_i32 i32,
+        visit_i64 erased_visit_i64 i64,
+        visit_i128 erased_visit_i128 i128,
+        visit_u8 erased_visit_u8 u8,
+        visit_u16 erased_visit_u16 u16,
+        visit_u32 erased_visit_u32 u32,
+        visit_u64 erased_visit_u64 u64,
+        visit_u128 erased_visit_u128 u128,
+        visit_f32 erased_visit_f32 f32,
+        visit_f64 erased_visit_f64 f64,
+        visit_char erased_visit_char char,
+        visit_str erased_visit_str &str,
+        visit_string erased_visit_string String,
+        visit_bytes erased_visit_bytes &[u8],
+        visit_borrowed_bytes erased_visit_borrowed_bytes &'de [u8],
+        visit_byte_buf erased_visit_byte_buf Vec<u8>,
+    }
+
+    #[inline]
+    fn visit_none<E: de::Error>(self) -> Result<Option<&'de str>, E> {
+        self.0.erased_visit_none().map_err(unerase)?;
+        Ok(None)
+    }
+
+    #[inline]
+    fn visit_unit<E: de::Error>(self) -> Result<Option<&'de str>, E> {
+        self.0.erased_visit_unit().map_err(unerase)?;
+        Ok(None)
+    }
+
+    #[inline]
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<&'de str>, D::Error> {
+        self.0.erased_visit_some(&mut Some(d)).map_err(unerase)?;
+        Ok(None)
+    }
+
+    #[inline]
+    fn visit_newtype_struct<D: Deserializer<'de>>(
+        self,
+        d: D,
+    ) -> Result<Option<&'de str>, D::Error> {
+        self.0
+            .erased_visit_newtype_struct(&mut Some(d))
+            .map_err(unerase)?;
+        Ok(None)
+    }
+
+    #[inline]
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Option<&'de str>, A::Error> {
+        self.0.erased_visit_seq(&mut seq).map_err(unerase)?;
+        Ok(None)
+    }
+
+    #[inline]
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<&'de str>, A::Error> {
+        self.0.erased_visit_map(&mut map).map_err(unerase)?;
+        Ok(None)
+    }
+
+    #[inline]
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Option<&'de str>, A::Error> {
+        let mut data = EnumSlot {
+            access: Some(data),
+            variant: None,
+        };
+        self.0.erased_visit_enum(&mut data).map_err(unerase)?;
+        Ok(None)
+    }
+}
+
 // ---------------------------------------------------------------------------
 // Maps and sequences
 
@@ -579,6 +715,16 @@ trait NextIn<'de> {
         request: Request,
         visitor: &mut dyn ErasedVisitor<'de>,
     ) -> Result<bool, Error>;
+
+    /// Reads the next key or element as an identifier; `Ok(None)` at the
+    /// end, `Ok(Some(Some(name)))` for a borrowed name handed back.
+    #[inline]
+    fn next_identifier(
+        &mut self,
+        visitor: &mut dyn ErasedVisitor<'de>,
+    ) -> Result<Option<Option<&'de str>>, Error> {
+        Ok(self.next(Request::Identifier, visitor)?.then_some(None))
+    }
 }
 
 impl<'de> NextIn<'de> for dyn ErasedMapAccess<'de> + '_ {
@@ -589,6 +735,14 @@ impl<'de> NextIn<'de> for dyn ErasedMapAccess<'de> + '_ {
         visitor: &mut dyn ErasedVisitor<'de>,
     ) -> Result<bool, Error> {
         self.erased_next_key(request, visitor)
+    }
+
+    #[inline]
+    fn next_identifier(
+        &mut self,
+        visitor: &mut dyn ErasedVisitor<'de>,
+    ) -> Result<Option<Option<&'de str>>, Error> {
+        self.erased_next_identifier(visitor)
     }
 }
 
@@ -623,6 +777,21 @@ impl<'de, N: ?Sized + NextIn<'de>> Source<'de> for NextSource<'_, N> {
         } else {
             self.probed.ended = true;
             Err(end())
+        }
+    }
+
+    #[inline]
+    fn fetch_identifier(
+        &mut self,
+        visitor: &mut dyn ErasedVisitor<'de>,
+    ) -> Result<Option<&'de str>, Error> {
+        self.probed.used = true;
+        match self.access.next_identifier(visitor)? {
+            Some(name) => Ok(name),
+            None => {
+                self.probed.ended = true;
+                Err(end())
+            }
         }
     }
 }
@@ -671,6 +840,12 @@ pub trait ErasedMapAccess<'de> {
         request: Request,
         visitor: &mut dyn ErasedVisitor<'de>,
     ) -> Result<(), Error>;
+    /// Reads the next key as an identifier: a borrowed name comes back as
+    /// the result (one crossing instead of two for a struct's field names).
+    fn erased_next_identifier(
+        &mut self,
+        visitor: &mut dyn ErasedVisitor<'de>,
+    ) -> Result<Option<Option<&'de str>>, Error>;
     fn erased_size_hint(&self) -> Option<usize>;
 }
 
@@ -693,6 +868,13 @@ impl<'de, A: MapAccess<'de>> ErasedMapAccess<'de> for A {
     ) -> Result<(), Error> {
         self.next_value_seed(RequestSeed { request, visitor })
             .map_err(erase)
+    }
+
+    fn erased_next_identifier(
+        &mut self,
+        visitor: &mut dyn ErasedVisitor<'de>,
+    ) -> Result<Option<Option<&'de str>>, Error> {
+        self.next_key_seed(IdentSeed(visitor)).map_err(erase)
     }
 
     fn erased_size_hint(&self) -> Option<usize> {
