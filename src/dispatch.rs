@@ -735,7 +735,7 @@ pub struct Rest<'de, 's, A: MapAccess<'de>> {
     /// Told to an `Unknown` payload: which key is the tag.
     hint: Option<&'s str>,
     /// Keeps the first error of the live map when the payload is read
-    /// through erased-serde, which would flatten it to a message.
+    /// through the type-erased path, which would flatten it to a message.
     catch: Option<&'s Cell<Option<A::Error>>>,
     human_readable: bool,
     /// Whether the key just handed out came from the prefix.

@@ -369,9 +369,12 @@ struct Everything {
     grid: Vec<Vec<i64>>,
     #[serde(with = "serde_bytes_as_seq")]
     bytes: Vec<u8>,
+    /// Written as text only by a human-readable serializer.
+    addr: std::net::Ipv4Addr,
 }
 
-/// Bytes through `deserialize_byte_buf`, which serde_json answers with a sequence.
+/// Bytes through `deserialize_byte_buf`, which serde_json answers with a
+/// sequence and CBOR with bytes.
 mod serde_bytes_as_seq {
     use serde::{Deserializer, Serializer};
 
@@ -385,6 +388,12 @@ mod serde_bytes_as_seq {
             type Value = Vec<u8>;
             fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
                 f.write_str("bytes")
+            }
+            fn visit_bytes<E: serde::de::Error>(self, v: &[u8]) -> Result<Vec<u8>, E> {
+                Ok(v.to_vec())
+            }
+            fn visit_byte_buf<E: serde::de::Error>(self, v: Vec<u8>) -> Result<Vec<u8>, E> {
+                Ok(v)
             }
             fn visit_seq<A: serde::de::SeqAccess<'de>>(
                 self,
@@ -444,6 +453,7 @@ fn everything(wide: bool) -> Everything {
         },
         grid: vec![vec![1, -2], vec![], vec![3]],
         bytes: vec![0, 255],
+        addr: std::net::Ipv4Addr::new(10, 0, 0, 1),
     }
 }
 
@@ -455,6 +465,7 @@ fn every_data_model_shape_round_trips(#[case] tag_first: bool) {
     let boxed: Box<dyn Record> = Box::new(value.clone());
     let text = serde_json::to_string(&boxed).unwrap();
     assert!(text.starts_with(r#"{"kind":"everything","flag":true,"#));
+    assert!(text.ends_with(r#","addr":"10.0.0.1"}"#), "{text}");
     let input = if tag_first {
         text.clone()
     } else {
@@ -493,4 +504,27 @@ fn errors_inside_payloads_are_the_plain_structs(#[case] body: &str) {
         (err.line(), err.column()),
         (plain.line(), plain.column() + shifted)
     );
+}
+
+/// A binary format: the erased writer reports the serializer as not human
+/// readable, so the address is written as four bytes, and reads back.
+#[test]
+fn every_data_model_shape_round_trips_through_cbor() {
+    let value = everything(true);
+    let boxed: Box<dyn Record> = Box::new(value.clone());
+    let mut bytes = Vec::new();
+    ciborium::into_writer(&boxed, &mut bytes).unwrap();
+    let plain_addr = {
+        let mut out = Vec::new();
+        ciborium::into_writer(&value.addr, &mut out).unwrap();
+        out
+    };
+    assert_eq!(
+        plain_addr.len(),
+        5,
+        "four bytes and their header: {plain_addr:?}"
+    );
+    assert!(bytes.ends_with(&plain_addr));
+    let back: Box<dyn Record> = ciborium::from_reader(bytes.as_slice()).unwrap();
+    assert_eq!(back.as_any().downcast_ref::<Everything>(), Some(&value));
 }
