@@ -361,7 +361,7 @@ pub mod __private {
     };
     pub use crate::profile::Upcast;
     pub mod erased {
-        pub use crate::erased::{deserialize, ErasedDeserializer, ErasedSerialize, Error};
+        pub use crate::erased::{deserialize, ErasedDeserializer, Error};
     }
     pub use crate::registry::{
         deserialize_registered, serialize_registered, Entry, Registered, Registry, Subtype,
@@ -371,6 +371,7 @@ pub mod __private {
         LiteralTable, TagSink, MAX_NESTING,
     };
     pub use crate::tagged::{TaggedSerializer, Tagging};
+    pub use erased_serde;
     pub use inventory;
     pub use serde;
 

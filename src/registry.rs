@@ -50,15 +50,15 @@ pub trait Registered {
 }
 
 /// Added as a supertrait of annotated traits: lets `dyn Trait` be written
-/// through the erased path (`crate::erased`) and know its concrete type.
-/// Implemented for every `Serialize + 'static` type.
-pub trait Subtype: crate::erased::ErasedSerialize {
+/// through erased-serde and know its concrete type. Implemented for every
+/// `Serialize + 'static` type.
+pub trait Subtype: erased_serde::Serialize {
     #[doc(hidden)]
     fn __json_subtypes_type_id(&self) -> TypeId;
     #[doc(hidden)]
     fn __json_subtypes_type_name(&self) -> &'static str;
     #[doc(hidden)]
-    fn __json_subtypes_erased(&self) -> &dyn crate::erased::ErasedSerialize;
+    fn __json_subtypes_erased(&self) -> &dyn erased_serde::Serialize;
 }
 
 impl<T: Serialize + 'static> Subtype for T {
@@ -70,7 +70,7 @@ impl<T: Serialize + 'static> Subtype for T {
         core::any::type_name::<T>()
     }
 
-    fn __json_subtypes_erased(&self) -> &dyn crate::erased::ErasedSerialize {
+    fn __json_subtypes_erased(&self) -> &dyn erased_serde::Serialize {
         self
     }
 }
@@ -383,7 +383,7 @@ impl<T: ?Sized + 'static> Registry<T> {
         &self,
         type_id: TypeId,
         type_name: &str,
-        value: &dyn crate::erased::ErasedSerialize,
+        value: &dyn erased_serde::Serialize,
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
         let Some(&index) = self.by_type.get(&type_id) else {
@@ -403,9 +403,9 @@ impl<T: ?Sized + 'static> Registry<T> {
                     entry.type_name,
                     self.position == TagPosition::Last,
                 );
-                crate::erased::serialize(value, payload)
+                erased_serde::serialize(value, payload)
             }
-            _ => crate::erased::serialize(value, serializer),
+            _ => erased_serde::serialize(value, serializer),
         }
     }
 }
@@ -519,7 +519,7 @@ where
 pub fn serialize_registered<T, S>(
     type_id: TypeId,
     type_name: &str,
-    value: &dyn crate::erased::ErasedSerialize,
+    value: &dyn erased_serde::Serialize,
     serializer: S,
 ) -> Result<S::Ok, S::Error>
 where

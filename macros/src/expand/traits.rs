@@ -2,7 +2,7 @@
 //! implementations) and on `impl Trait for Type` (one registration).
 //!
 //! As in typetag, the trait gets a hidden supertrait so `dyn Trait` can be
-//! written through a type-erased serializer, and each annotated impl submits an entry
+//! written through erased-serde, and each annotated impl submits an entry
 //! with `inventory`; the table is built on first use.
 
 use proc_macro2::TokenStream;

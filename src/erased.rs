@@ -1,11 +1,20 @@
-//! Reading: the registered type's `Deserialize` over the engine's payload.
+//! The type-erased path from the engine to a trait object's reader.
 //!
-//! The `Erased*` traits are object safe and implemented by the format's
-//! side (generic over the real deserializer and its accesses); `Probe`,
+//! A registered type's reader is compiled once, at its impl, with no
+//! knowledge of the caller's format, so the payload reaches it through `dyn`
+//! traits. erased-serde hands every result back as a type-erased `Any` that
+//! is boxed once the value is over 16 bytes (most strings, vectors and the
+//! payload struct itself: ten allocations for our benchmark payload). Here a
+//! result is written into a slot on the reading side's stack instead, so a
+//! trait object costs the plain struct's allocations plus its one `Box`.
+//!
+//! Naming: the `Erased*` traits are object safe and implemented by the
+//! format's side (generic over the real deserializer); `Erased`,
 //! `ErasedMap`, `ErasedSeq` and `ErasedEnum` are serde types over those
-//! objects, used by the registered type's side. A request crosses once,
-//! as a `Request` value; the format's visit comes back through the
-//! `ErasedVisitor` into a `Slot` on the reader's stack.
+//! objects, used by the registered type's side.
+
+// Not public API: generated code reaches it through `__private`.
+#![allow(missing_docs)]
 
 use core::fmt;
 
@@ -13,7 +22,57 @@ use serde::de::{
     self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
 };
 
-use super::{erase, unerase, used, Error};
+/// An error crossing the erased boundary. Only its message survives; the
+/// engine keeps the original error of the live map, with its position (see
+/// `Subtypes::erased`).
+pub struct Error(Box<str>);
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl fmt::Debug for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&self.0, f)
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl de::Error for Error {
+    #[cold]
+    fn custom<T: fmt::Display>(msg: T) -> Self {
+        Error(msg.to_string().into_boxed_str())
+    }
+}
+
+#[cold]
+fn erase<E: fmt::Display>(e: E) -> Error {
+    <Error as de::Error>::custom(e)
+}
+
+#[cold]
+fn unerase<E: de::Error>(e: Error) -> E {
+    E::custom(e)
+}
+
+/// A deserializer, visitor or access asked twice. Our own code never does;
+/// this keeps a misbehaving `Deserialize` impl from panicking.
+#[cold]
+fn used() -> Error {
+    <Error as de::Error>::custom("a type-erased deserializer was used twice")
+}
+
+macro_rules! take {
+    ($slot:expr) => {
+        match $slot.take() {
+            Some(value) => value,
+            None => return Err(used()),
+        }
+    };
+}
 
 // ---------------------------------------------------------------------------
 // Requests
@@ -642,9 +701,10 @@ struct Probed {
 }
 
 /// The error a probe returns at the end of a map or sequence; the caller
-/// sees `Probed::ended` and answers `None`.
+/// sees `Probed::ended` and answers `None`. An empty message allocates
+/// nothing.
 fn end() -> Error {
-    Error::marker()
+    Error(Box::from(""))
 }
 
 /// A map's keys or a sequence's elements: what `next_seed` reads next.
