@@ -227,7 +227,9 @@
 //! types claim); reading a collided tag is an error naming both, never an
 //! arbitrary pick. The trait gets a hidden supertrait that every
 //! `Serialize + 'static` type implements, and payloads must be
-//! `DeserializeOwned`.
+//! `DeserializeOwned`. A payload reaches its type's reader through a
+//! type-erased deserializer that allocates nothing of its own: reading a
+//! `Box<dyn Trait>` costs the payload's allocations and the `Box`.
 //!
 //! # Profiles
 //!
@@ -246,7 +248,8 @@
 //! [`ProfileBuilder::max_depth`]), even where the format sets no limit. With
 //! the tag first nothing of the rest of the object is buffered; entries
 //! before the tag are buffered compactly (a few bytes per value, borrowed
-//! strings as a pointer). Entries of the object that the subtype ignores are
+//! strings as a pointer). A thread that buffers keeps one emptied block of
+//! at most 4 KiB for its next object instead of allocating one each time. Entries of the object that the subtype ignores are
 //! parsed, not skipped, so that where the tag comes never changes whether an
 //! input is accepted (serde_json skips some invalid numbers and strings it
 //! would refuse to parse). A nested unknown field inside a known payload is
