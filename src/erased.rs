@@ -488,90 +488,112 @@ impl<'de, V: Visitor<'de>> ErasedVisitor<'de> for Slot<V, V::Value> {
     }
 }
 
-/// The format's side of a visitor: forwards each visit to the erased one.
-struct Wrap<'a, 'de>(&'a mut dyn ErasedVisitor<'de>);
+/// The body of a format-side visitor: every visit is forwarded to the
+/// reader's erased visitor at once, and `$done` is the result. Only
+/// `visit_borrowed_str` differs between the two visitors below.
+macro_rules! forward_visits {
+    ($done:expr) => {
+        forward_visits! {
+            @scalars $done;
+            visit_bool erased_visit_bool bool,
+            visit_i8 erased_visit_i8 i8,
+            visit_i16 erased_visit_i16 i16,
+            visit_i32 erased_visit_i32 i32,
+            visit_i64 erased_visit_i64 i64,
+            visit_i128 erased_visit_i128 i128,
+            visit_u8 erased_visit_u8 u8,
+            visit_u16 erased_visit_u16 u16,
+            visit_u32 erased_visit_u32 u32,
+            visit_u64 erased_visit_u64 u64,
+            visit_u128 erased_visit_u128 u128,
+            visit_f32 erased_visit_f32 f32,
+            visit_f64 erased_visit_f64 f64,
+            visit_char erased_visit_char char,
+            visit_str erased_visit_str &str,
+            visit_string erased_visit_string String,
+            visit_bytes erased_visit_bytes &[u8],
+            visit_borrowed_bytes erased_visit_borrowed_bytes &'de [u8],
+            visit_byte_buf erased_visit_byte_buf Vec<u8>,
+        }
 
-macro_rules! forward_scalars {
-    ($($visit:ident $erased:ident $ty:ty,)*) => {
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            self.0.erased_expecting(f)
+        }
+
+        #[inline]
+        fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
+            self.0.erased_visit_none().map_err(unerase)?;
+            Ok($done)
+        }
+
+        #[inline]
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            self.0.erased_visit_unit().map_err(unerase)?;
+            Ok($done)
+        }
+
+        #[inline]
+        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+            self.0.erased_visit_some(&mut Some(d)).map_err(unerase)?;
+            Ok($done)
+        }
+
+        #[inline]
+        fn visit_newtype_struct<D: Deserializer<'de>>(
+            self,
+            d: D,
+        ) -> Result<Self::Value, D::Error> {
+            self.0
+                .erased_visit_newtype_struct(&mut Some(d))
+                .map_err(unerase)?;
+            Ok($done)
+        }
+
+        #[inline]
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            self.0.erased_visit_seq(&mut seq).map_err(unerase)?;
+            Ok($done)
+        }
+
+        #[inline]
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            self.0.erased_visit_map(&mut map).map_err(unerase)?;
+            Ok($done)
+        }
+
+        #[inline]
+        fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Self::Value, A::Error> {
+            let mut data = EnumSlot {
+                access: Some(data),
+                variant: None,
+            };
+            self.0.erased_visit_enum(&mut data).map_err(unerase)?;
+            Ok($done)
+        }
+    };
+    (@scalars $done:expr; $($visit:ident $erased:ident $ty:ty,)*) => {
         $(
             #[inline]
-            fn $visit<E: de::Error>(self, v: $ty) -> Result<(), E> {
-                self.0.$erased(v).map_err(unerase)
+            fn $visit<E: de::Error>(self, v: $ty) -> Result<Self::Value, E> {
+                self.0.$erased(v).map_err(unerase)?;
+                Ok($done)
             }
         )*
     };
 }
 
+/// The format's side of a visitor: forwards each visit to the erased one.
+struct Wrap<'a, 'de>(&'a mut dyn ErasedVisitor<'de>);
+
 impl<'de> Visitor<'de> for Wrap<'_, 'de> {
     type Value = ();
 
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.erased_expecting(f)
-    }
-
-    forward_scalars! {
-        visit_bool erased_visit_bool bool,
-        visit_i8 erased_visit_i8 i8,
-        visit_i16 erased_visit_i16 i16,
-        visit_i32 erased_visit_i32 i32,
-        visit_i64 erased_visit_i64 i64,
-        visit_i128 erased_visit_i128 i128,
-        visit_u8 erased_visit_u8 u8,
-        visit_u16 erased_visit_u16 u16,
-        visit_u32 erased_visit_u32 u32,
-        visit_u64 erased_visit_u64 u64,
-        visit_u128 erased_visit_u128 u128,
-        visit_f32 erased_visit_f32 f32,
-        visit_f64 erased_visit_f64 f64,
-        visit_char erased_visit_char char,
-        visit_str erased_visit_str &str,
-        visit_borrowed_str erased_visit_borrowed_str &'de str,
-        visit_string erased_visit_string String,
-        visit_bytes erased_visit_bytes &[u8],
-        visit_borrowed_bytes erased_visit_borrowed_bytes &'de [u8],
-        visit_byte_buf erased_visit_byte_buf Vec<u8>,
-    }
-
     #[inline]
-    fn visit_none<E: de::Error>(self) -> Result<(), E> {
-        self.0.erased_visit_none().map_err(unerase)
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<(), E> {
+        self.0.erased_visit_borrowed_str(v).map_err(unerase)
     }
 
-    #[inline]
-    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        self.0.erased_visit_some(&mut Some(d)).map_err(unerase)
-    }
-
-    #[inline]
-    fn visit_unit<E: de::Error>(self) -> Result<(), E> {
-        self.0.erased_visit_unit().map_err(unerase)
-    }
-
-    #[inline]
-    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
-        self.0
-            .erased_visit_newtype_struct(&mut Some(d))
-            .map_err(unerase)
-    }
-
-    #[inline]
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        self.0.erased_visit_seq(&mut seq).map_err(unerase)
-    }
-
-    #[inline]
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
-        self.0.erased_visit_map(&mut map).map_err(unerase)
-    }
-
-    #[inline]
-    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<(), A::Error> {
-        let mut data = EnumSlot {
-            access: Some(data),
-            variant: None,
-        };
-        self.0.erased_visit_enum(&mut data).map_err(unerase)
-    }
+    forward_visits!(());
 }
 
 /// A key read as an identifier on the format's side.
@@ -591,102 +613,15 @@ impl<'de> DeserializeSeed<'de> for IdentSeed<'_, 'de> {
 /// at once (`None`). Only names come here, so the result stays small.
 struct IdentWrap<'a, 'de>(&'a mut dyn ErasedVisitor<'de>);
 
-macro_rules! forward_to_erased {
-    ($($visit:ident $erased:ident $ty:ty,)*) => {
-        $(
-            #[inline]
-            fn $visit<E: de::Error>(self, v: $ty) -> Result<Option<&'de str>, E> {
-                self.0.$erased(v).map_err(unerase)?;
-                Ok(None)
-            }
-        )*
-    };
-}
-
 impl<'de> Visitor<'de> for IdentWrap<'_, 'de> {
     type Value = Option<&'de str>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.erased_expecting(f)
-    }
 
     #[inline]
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Option<&'de str>, E> {
         Ok(Some(v))
     }
 
-    forward_to_erased! {
-        visit_bool erased_visit_bool bool,
-        visit_i8 erased_visit_i8 i8,
-        visit_i16 erased_visit_i16 i16,
-        visit_i32 erased_visit_i32 i32,
-        visit_i64 erased_visit_i64 i64,
-        visit_i128 erased_visit_i128 i128,
-        visit_u8 erased_visit_u8 u8,
-        visit_u16 erased_visit_u16 u16,
-        visit_u32 erased_visit_u32 u32,
-        visit_u64 erased_visit_u64 u64,
-        visit_u128 erased_visit_u128 u128,
-        visit_f32 erased_visit_f32 f32,
-        visit_f64 erased_visit_f64 f64,
-        visit_char erased_visit_char char,
-        visit_str erased_visit_str &str,
-        visit_string erased_visit_string String,
-        visit_bytes erased_visit_bytes &[u8],
-        visit_borrowed_bytes erased_visit_borrowed_bytes &'de [u8],
-        visit_byte_buf erased_visit_byte_buf Vec<u8>,
-    }
-
-    #[inline]
-    fn visit_none<E: de::Error>(self) -> Result<Option<&'de str>, E> {
-        self.0.erased_visit_none().map_err(unerase)?;
-        Ok(None)
-    }
-
-    #[inline]
-    fn visit_unit<E: de::Error>(self) -> Result<Option<&'de str>, E> {
-        self.0.erased_visit_unit().map_err(unerase)?;
-        Ok(None)
-    }
-
-    #[inline]
-    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<&'de str>, D::Error> {
-        self.0.erased_visit_some(&mut Some(d)).map_err(unerase)?;
-        Ok(None)
-    }
-
-    #[inline]
-    fn visit_newtype_struct<D: Deserializer<'de>>(
-        self,
-        d: D,
-    ) -> Result<Option<&'de str>, D::Error> {
-        self.0
-            .erased_visit_newtype_struct(&mut Some(d))
-            .map_err(unerase)?;
-        Ok(None)
-    }
-
-    #[inline]
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Option<&'de str>, A::Error> {
-        self.0.erased_visit_seq(&mut seq).map_err(unerase)?;
-        Ok(None)
-    }
-
-    #[inline]
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<&'de str>, A::Error> {
-        self.0.erased_visit_map(&mut map).map_err(unerase)?;
-        Ok(None)
-    }
-
-    #[inline]
-    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Option<&'de str>, A::Error> {
-        let mut data = EnumSlot {
-            access: Some(data),
-            variant: None,
-        };
-        self.0.erased_visit_enum(&mut data).map_err(unerase)?;
-        Ok(None)
-    }
+    forward_visits!(None);
 }
 
 // ---------------------------------------------------------------------------
