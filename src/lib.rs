@@ -333,6 +333,7 @@ mod buffer;
 #[allow(missing_docs)]
 mod dispatch;
 mod erased;
+mod native;
 mod profile;
 mod registry;
 // Reached only through `__private`, and only with the `schemars` feature.
@@ -363,6 +364,9 @@ pub mod __private {
         VariantDeserializer,
     };
     pub use crate::profile::Upcast;
+    pub mod native {
+        pub use crate::native::{readers, Readers};
+    }
     pub mod erased {
         pub use crate::erased::{deserialize, ErasedDeserializer, Error};
     }

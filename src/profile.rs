@@ -287,12 +287,7 @@ impl<T: ?Sized + 'static> Profile<T> {
     where
         T: Subtype,
     {
-        self.registry.serialize(
-            value.__json_subtypes_type_id(),
-            value.__json_subtypes_type_name(),
-            value.__json_subtypes_erased(),
-            serializer,
-        )
+        self.registry.serialize(value, serializer)
     }
 }
 
@@ -402,6 +397,7 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
             type_name: short_name::<C>(),
             type_id: TypeId::of::<C>(),
             deserialize: read_as::<T, C>,
+            native: crate::native::readers::<T, C>(),
         });
     }
 

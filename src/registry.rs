@@ -11,6 +11,7 @@ use serde::de::{self, Deserializer};
 use serde::ser::{Error as _, Serialize, Serializer};
 
 use crate::dispatch::{deserialize_with, Payload, Subtypes};
+use crate::native::{write_json, JsonOut, Readers};
 use crate::tag::{Found, Literal, Lookup, TagSink, TagVisitor};
 use crate::tagged::PayloadSerializer;
 
@@ -59,6 +60,8 @@ pub trait Subtype: erased_serde::Serialize {
     fn __json_subtypes_type_name(&self) -> &'static str;
     #[doc(hidden)]
     fn __json_subtypes_erased(&self) -> &dyn erased_serde::Serialize;
+    #[doc(hidden)]
+    fn __json_subtypes_to_json(&self, out: JsonOut<'_, '_>) -> serde_json::Result<()>;
 }
 
 impl<T: Serialize + 'static> Subtype for T {
@@ -72,6 +75,13 @@ impl<T: Serialize + 'static> Subtype for T {
 
     fn __json_subtypes_erased(&self) -> &dyn erased_serde::Serialize {
         self
+    }
+
+    fn __json_subtypes_to_json(&self, out: JsonOut<'_, '_>) -> serde_json::Result<()> {
+        match out {
+            JsonOut::Tagged(payload) => self.serialize(payload),
+            JsonOut::Bare(serializer) => self.serialize(serializer),
+        }
     }
 }
 
@@ -133,6 +143,7 @@ pub(crate) struct Subtype_<T: ?Sized + 'static> {
     pub(crate) type_name: &'static str,
     pub(crate) type_id: TypeId,
     pub(crate) deserialize: DeserializeFn<T>,
+    pub(crate) native: Readers<T>,
 }
 
 impl<T: ?Sized> Clone for Subtype_<T> {
@@ -145,6 +156,7 @@ impl<T: ?Sized> Clone for Subtype_<T> {
             type_name: self.type_name,
             type_id: self.type_id,
             deserialize: self.deserialize,
+            native: self.native,
         }
     }
 }
@@ -203,11 +215,11 @@ impl<T: ?Sized + 'static> Registry<T> {
         name: &str,
         key: Option<&'static str>,
         max_depth: u32,
-        entries: impl IntoIterator<Item = &'a Entry<T>>,
+        entries: impl IntoIterator<Item = (&'a Entry<T>, fn() -> Readers<T>)>,
     ) -> Self {
         let mut subtypes: Vec<Subtype_<T>> = entries
             .into_iter()
-            .map(|e| Subtype_ {
+            .map(|(e, native)| Subtype_ {
                 tag: e.tag.map(OwnedLiteral::from_literal),
                 aliases: e
                     .aliases
@@ -219,6 +231,7 @@ impl<T: ?Sized + 'static> Registry<T> {
                 type_name: e.type_name,
                 type_id: (e.type_id)(),
                 deserialize: e.deserialize,
+                native: native(),
             })
             .collect();
         subtypes.sort_by(|a, b| (a.type_name, &a.tag).cmp(&(b.type_name, &b.tag)));
@@ -378,34 +391,51 @@ impl<T: ?Sized + 'static> Registry<T> {
         }
     }
 
-    /// Writes `value` (of the type `type_id`) with its tag.
+    /// Writes `value` with its tag.
     pub(crate) fn serialize<S: Serializer>(
         &self,
-        type_id: TypeId,
-        type_name: &str,
-        value: &dyn erased_serde::Serialize,
+        value: &T,
         serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        let Some(&index) = self.by_type.get(&type_id) else {
+    ) -> Result<S::Ok, S::Error>
+    where
+        T: Subtype,
+    {
+        let Some(&index) = self.by_type.get(&value.__json_subtypes_type_id()) else {
             return Err(S::Error::custom(format_args!(
-                "cannot serialize {type_name}: its type is not a registered subtype of {}",
+                "cannot serialize {}: its type is not a registered subtype of {}",
+                value.__json_subtypes_type_name(),
                 self.name
             )));
         };
         let entry = &self.entries[index as usize];
-        match (&entry.tag, self.key, self.position) {
-            (Some(tag), Some(key), TagPosition::First | TagPosition::Last) => {
-                let payload = PayloadSerializer::for_type(
-                    serializer,
+        let tagged = match (&entry.tag, self.key, self.position) {
+            (Some(tag), Some(key), TagPosition::First | TagPosition::Last) => Some((tag, key)),
+            _ => None,
+        };
+        let last = self.position == TagPosition::Last;
+        let serializer = match write_json(serializer, |json| {
+            value.__json_subtypes_to_json(match tagged {
+                Some((tag, key)) => JsonOut::Tagged(PayloadSerializer::for_type(
+                    json,
                     key,
                     tag,
                     self.name,
                     entry.type_name,
-                    self.position == TagPosition::Last,
-                );
-                erased_serde::serialize(value, payload)
-            }
-            _ => erased_serde::serialize(value, serializer),
+                    last,
+                )),
+                None => JsonOut::Bare(json),
+            })
+        }) {
+            Ok(done) => return done,
+            Err(serializer) => serializer,
+        };
+        let value = value.__json_subtypes_erased();
+        match tagged {
+            Some((tag, key)) => erased_serde::serialize(
+                value,
+                PayloadSerializer::for_type(serializer, key, tag, self.name, entry.type_name, last),
+            ),
+            None => erased_serde::serialize(value, serializer),
         }
     }
 }
@@ -495,7 +525,10 @@ impl<'de, T: ?Sized + 'static> Subtypes<'de> for &Registry<T> {
         P: Payload<'de>,
     {
         let entry = &self.entries[index as usize];
-        (entry.deserialize)(&mut Some(payload)).map_err(de::Error::custom)
+        match entry.native.read(payload) {
+            Ok(done) => done,
+            Err(payload) => (entry.deserialize)(&mut Some(payload)).map_err(de::Error::custom),
+        }
     }
 }
 
@@ -516,19 +549,14 @@ where
 }
 
 /// Writes a `dyn Trait` with the trait's registry.
-pub fn serialize_registered<T, S>(
-    type_id: TypeId,
-    type_name: &str,
-    value: &dyn erased_serde::Serialize,
-    serializer: S,
-) -> Result<S::Ok, S::Error>
+pub fn serialize_registered<T, S>(value: &T, serializer: S) -> Result<S::Ok, S::Error>
 where
-    T: ?Sized + Registered + 'static,
+    T: ?Sized + Registered + Subtype + 'static,
     S: Serializer,
 {
     match crate::profile::scoped::<T>() {
-        Some(profile) => profile.serialize(type_id, type_name, value, serializer),
-        None => T::registry().serialize(type_id, type_name, value, serializer),
+        Some(profile) => profile.serialize(value, serializer),
+        None => T::registry().serialize(value, serializer),
     }
 }
 

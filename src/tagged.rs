@@ -296,7 +296,7 @@ impl<M: SerializeMap, G: Serialize> SerializeMap for Fields<M, G> {
 }
 
 /// Serializes a newtype variant's payload with the tag entry first.
-pub(crate) struct PayloadSerializer<S, G> {
+pub struct PayloadSerializer<S, G> {
     inner: S,
     key: &'static str,
     tag: G,

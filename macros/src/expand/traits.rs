@@ -39,16 +39,22 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, non_camel_case_types)]
         const _: () = {
-            pub struct __Registration(#private::Entry<dyn #ident>);
+            pub struct __Registration(
+                #private::Entry<dyn #ident>,
+                fn() -> #private::native::Readers<dyn #ident>,
+            );
 
             #private::inventory::collect!(__Registration);
 
             impl dyn #ident {
                 #[doc(hidden)]
-                pub const fn __json_subtypes_register(
+                pub const fn __json_subtypes_register<__C>(
                     entry: #private::Entry<dyn #ident>,
-                ) -> __Registration {
-                    __Registration(entry)
+                ) -> __Registration
+                where
+                    __C: #ident + #private::serde::de::DeserializeOwned + 'static,
+                {
+                    __Registration(entry, #private::native::readers::<dyn #ident, __C>)
                 }
             }
 
@@ -63,7 +69,7 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                             #max_depth,
                             #private::inventory::iter::<__Registration>
                                 .into_iter()
-                                .map(|__r| &__r.0),
+                                .map(|__r| (&__r.0, __r.1)),
                         )
                     })
                 }
@@ -80,12 +86,7 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                 where
                     __S: #private::serde::Serializer,
                 {
-                    #private::serialize_registered::<dyn #ident, __S>(
-                        #private::Subtype::__json_subtypes_type_id(self),
-                        #private::Subtype::__json_subtypes_type_name(self),
-                        #private::Subtype::__json_subtypes_erased(self),
-                        __serializer,
-                    )
+                    #private::serialize_registered::<dyn #ident, __S>(self, __serializer)
                 }
             }
 
@@ -204,7 +205,7 @@ pub fn expand_impl(args: TokenStream, item: ItemImpl) -> TokenStream {
         };
 
         #private::inventory::submit! {
-            <dyn #trait_path>::__json_subtypes_register(#private::Entry {
+            <dyn #trait_path>::__json_subtypes_register::<#self_ty>(#private::Entry {
                 tag: #tag,
                 aliases: &[#(#aliases),*],
                 fallback: #fallback,
@@ -216,6 +217,7 @@ pub fn expand_impl(args: TokenStream, item: ItemImpl) -> TokenStream {
                         #private::erased::deserialize::<#self_ty>(__d)?,
                     ))
                 },
+
             })
         }
     }
