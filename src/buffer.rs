@@ -1302,7 +1302,7 @@ impl<'de, E: de::Error> SeqAccess<'de> for ReplaySeq<'_, '_, 'de, E> {
     }
 }
 
-struct ReplayMap<'r, 'a, 'de, E> {
+pub(crate) struct ReplayMap<'r, 'a, 'de, E> {
     reader: &'r mut Reader<'a, 'de>,
     human_readable: bool,
     error: PhantomData<fn() -> E>,

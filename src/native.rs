@@ -6,7 +6,9 @@
 //! nearly every user reads and writes, and there the crossings cost a third
 //! of a read (PERFORMANCE.md). So each registration also carries its reader
 //! compiled for the payload the engine builds over serde_json's `&str` and
-//! `&[u8]` readers, and each subtype its writer compiled for serde_json's
+//! `&[u8]` readers (and over our replay of a buffered prefix read from
+//! serde_json, where an object nested in one whose tag came later is read
+//! from), and each subtype its writer compiled for serde_json's
 //! compact writer into a `Vec<u8>` (`to_string`, `to_vec`, `to_writer` into
 //! a `&mut Vec<u8>`). The engine compares the type it holds with those and
 //! calls the compiled code on a match; every other format and reader goes
@@ -32,6 +34,7 @@ use core::mem::{ManuallyDrop, MaybeUninit};
 use serde::de::{DeserializeOwned, Deserializer, MapAccess, Visitor};
 use serde::Serializer;
 
+use crate::buffer::ReplayMap;
 use crate::dispatch::{Payload, Rest};
 use crate::profile::Upcast;
 use crate::registry::OwnedLiteral;
@@ -49,9 +52,11 @@ struct Reader {
     read: ReadFn,
 }
 
-/// One registered type's readers compiled for serde_json, as `Box<T>`.
+/// One registered type's readers compiled for serde_json (its `&str` and
+/// `&[u8]` readers, and our replay of what was buffered from them), as
+/// `Box<T>`.
 pub struct Readers<T: ?Sized> {
-    list: [Option<Reader>; 2],
+    list: [Option<Reader>; 3],
     marker: PhantomData<fn() -> Box<T>>,
 }
 
@@ -74,8 +79,14 @@ where
     let capture = || Capture::<T, C>(PhantomData, PhantomData);
     let from_str = serde_json::Deserializer::from_str("{}").deserialize_map(capture());
     let from_slice = serde_json::Deserializer::from_slice(b"{}").deserialize_map(capture());
+    // A value replayed from a buffered prefix (an object inside one whose
+    // tag came later) is read through our own map access, nameable here.
+    let replayed = Reader {
+        payload: typeid::of::<Rest<'_, '_, &mut ReplayMap<'_, '_, '_, serde_json::Error>>>(),
+        read: read::<T, C, &mut ReplayMap<'_, '_, '_, serde_json::Error>>,
+    };
     Readers {
-        list: [from_str.ok(), from_slice.ok()],
+        list: [from_str.ok(), from_slice.ok(), Some(replayed)],
         marker: PhantomData,
     }
 }
@@ -98,8 +109,9 @@ impl<T: ?Sized> Readers<T> {
         let mut payload = ManuallyDrop::new(payload);
         let mut out = MaybeUninit::<Result<Box<T>, <P as Deserializer<'de>>::Error>>::uninit();
         // SAFETY: `reader.read` was compiled for a payload type with the same
-        // `typeid` as `P`. `P` is our `Rest` over serde_json's map access,
-        // which differs from that type in lifetimes at most, and the reader
+        // `typeid` as `P`. `P` is our `Rest` over serde_json's map access (or
+        // over our replay of it), which differs from that type in lifetimes
+        // at most, and the reader
         // is generic over every lifetime in it (see `read`), so it is the
         // same code. It moves the payload out of the `ManuallyDrop`, which is
         // not touched again, and initializes `out`, whose type matches the

@@ -268,9 +268,17 @@ fn every_reader_gives_the_same_error(#[case] text: &str, #[case] message: &str) 
     }
 }
 
-#[test]
-fn str_and_slice_input_reach_the_payload_without_erasure() {
-    let text = r#"{"type":"probe","text":false}"#;
+#[rstest]
+#[case::tag_first(r#"{"type":"probe","text":false}"#)]
+#[case::tag_last(r#"{"text":false,"type":"probe"}"#)]
+#[case::inside_a_tag_first_parent(
+    r#"{"type":7,"label":"x","kids":[{"type":"probe","text":false}]}"#
+)]
+// The child is buffered with the parent's prefix and replayed from there.
+#[case::inside_a_tag_last_parent(
+    r#"{"label":"x","kids":[{"text":false,"type":"probe"}],"type":7}"#
+)]
+fn str_and_slice_input_reach_the_payload_without_erasure(#[case] text: &str) {
     for input in INPUTS {
         read_via(input, text).unwrap();
         let seen = seen();
