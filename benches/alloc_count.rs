@@ -120,6 +120,10 @@ fn path(name: &str, what: &str, run: impl Fn(&Inputs) + 'static) -> Path {
         .and_then(|r| r.rsplit('_').next())
     {
         format!("deep_plain_{depth}")
+    } else if name.starts_with("io_ser") {
+        "io_ser_plain".to_owned()
+    } else if name.starts_with("io_") {
+        "io_plain".to_owned()
     } else if name.starts_with("ser_vec") {
         "ser_vec_plain".to_owned()
     } else if name.starts_with("ser_") {
@@ -343,6 +347,41 @@ fn paths() -> Vec<Path> {
         path("ser_vec_profile", "ser vec1000: ours profile", |i| {
             ser_fresh(&ProfileEvents(&i.extra.profile, &i.extra.boxed_events))
         }),
+        // Through `io::Read` / `io::Write`: serde_json's readers and writers
+        // our trait objects have no compiled code for, so the erased path
+        // (what every other format takes).
+        path("io_plain", "io single: plain struct", |i| {
+            drop(black_box(de_io::<Click>(black_box(&i.single_plain))))
+        }),
+        path("io_dyn_first", "io single: ours dyn, tag first", |i| {
+            drop(black_box(de_io::<Box<dyn EventTrait>>(black_box(
+                &i.single_first,
+            ))))
+        }),
+        path("io_dyn_last", "io single: ours dyn, tag last", |i| {
+            drop(black_box(de_io::<Box<dyn EventTrait>>(black_box(
+                &i.single_last,
+            ))))
+        }),
+        path("io_typetag_first", "io single: typetag, tag first", |i| {
+            drop(black_box(de_io::<Box<dyn TtEvent>>(black_box(
+                &i.single_first,
+            ))))
+        }),
+        path("io_typetag_last", "io single: typetag, tag last", |i| {
+            drop(black_box(de_io::<Box<dyn TtEvent>>(black_box(
+                &i.single_last,
+            ))))
+        }),
+        path("io_ser_plain", "io ser single: plain struct", |i| {
+            ser_io(&i.click)
+        }),
+        path("io_ser_dyn", "io ser single: ours dyn", |i| {
+            ser_io(&i.extra.click_boxed)
+        }),
+        path("io_ser_typetag", "io ser single: typetag", |i| {
+            ser_io(&i.extra.click_tt)
+        }),
     ];
     for (k, depth) in DEPTHS.into_iter().enumerate() {
         out.extend([
@@ -397,6 +436,19 @@ fn ser_fresh<T: serde::Serialize + ?Sized>(value: &T) {
         static BUF: std::cell::RefCell<Vec<u8>> = std::cell::RefCell::new(Vec::with_capacity(1 << 20));
     }
     BUF.with(|b| ser_into(&mut b.borrow_mut(), black_box(value)));
+}
+
+// The same through an `io::Write` that is not a `Vec<u8>`.
+fn ser_io<T: serde::Serialize + ?Sized>(value: &T) {
+    thread_local! {
+        static BUF: std::cell::RefCell<std::io::Cursor<Vec<u8>>> =
+            std::cell::RefCell::new(std::io::Cursor::new(Vec::with_capacity(1 << 20)));
+    }
+    BUF.with(|b| {
+        let mut b = b.borrow_mut();
+        b.set_position(0);
+        serde_json::to_writer(&mut *b, black_box(value)).unwrap();
+    });
 }
 
 fn main() -> ExitCode {

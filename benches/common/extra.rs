@@ -232,6 +232,13 @@ pub fn de_profile(profile: &Profile<dyn EventTrait>, json: &str) -> Box<dyn Even
     profile.from_str(json).unwrap()
 }
 
+/// Through an `io::Read`, which serde_json does not borrow from: trait
+/// objects take the erased path there.
+#[inline(never)]
+pub fn de_io<T: serde::de::DeserializeOwned>(json: &str) -> T {
+    serde_json::from_reader(json.as_bytes()).unwrap()
+}
+
 /// The plain struct, then boxed as the trait object: the limit plus the Box.
 #[inline(never)]
 pub fn de_plain_boxed(json: &str) -> Box<dyn EventTrait> {
