@@ -117,18 +117,24 @@ pub fn check_trait_object(data: &[u8]) {
     }
 }
 
-/// Both reads gave the same value (as `show` writes it) or both an error.
-/// Messages may differ: serde_json's column differs between its readers
-/// for some errors (the `io::Read` one has looked a byte further), and it
-/// writes a float in `invalid type` with its own formatting, which the
-/// erased path's visitor cannot call.
+/// Both reads gave the same value (as `show` writes it) or the same error.
+/// Only the position may differ: serde_json's `io::Read` reader has looked
+/// a byte further for some errors (past a newline, too), whatever is read.
 fn agree<T>(a: &serde_json::Result<T>, b: &serde_json::Result<T>, show: impl Fn(&T) -> String) {
     match (a, b) {
         (Ok(a), Ok(b)) => assert_eq!(show(a), show(b)),
-        (Err(_), Err(_)) => {}
+        (Err(a), Err(b)) => assert_eq!(without_position(a), without_position(b)),
         (Ok(a), Err(b)) => panic!("read {} on one path, {b} on the other", show(a)),
         (Err(a), Ok(b)) => panic!("read {} on one path, {a} on the other", show(b)),
     }
+}
+
+fn without_position(e: &serde_json::Error) -> String {
+    let mut text = e.to_string();
+    if let Some(at) = text.rfind(" at line ") {
+        text.truncate(at);
+    }
+    text
 }
 
 /// JSON written to an `io::Write` that is not a `Vec<u8>`: the erased path.

@@ -22,20 +22,139 @@ use serde::de::{
     self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, SeqAccess, VariantAccess, Visitor,
 };
 
-/// An error crossing the erased boundary. Only its message survives; the
-/// engine keeps the original error of the live map, with its position (see
-/// `Subtypes::erased`).
-pub struct Error(Box<str>);
+/// An error crossing the erased boundary. The engine keeps the original
+/// error of the live map, with its position (see `Subtypes::erased`); of an
+/// error made on this side only its message survives, except `invalid_type`
+/// and `invalid_value`, which are made again by the format's own error type
+/// (serde_json writes a float or `null` its own way there).
+pub struct Error(Repr);
+
+enum Repr {
+    Message(Box<str>),
+    Invalid(Box<Invalid>),
+}
+
+// The size of a `Result` every erased call returns: the same as a message.
+const _: () = assert!(core::mem::size_of::<Error>() == 16);
+
+struct Invalid {
+    /// `invalid_value`, else `invalid_type`.
+    value: bool,
+    unexpected: Unexpected,
+    expected: String,
+}
+
+/// `de::Unexpected`, owned.
+enum Unexpected {
+    Bool(bool),
+    Unsigned(u64),
+    Signed(i64),
+    Float(f64),
+    Char(char),
+    Str(Box<str>),
+    Bytes(Box<[u8]>),
+    Unit,
+    Option,
+    NewtypeStruct,
+    Seq,
+    Map,
+    Enum,
+    UnitVariant,
+    NewtypeVariant,
+    TupleVariant,
+    StructVariant,
+    Other(Box<str>),
+}
+
+impl Unexpected {
+    fn new(u: de::Unexpected<'_>) -> Self {
+        use de::Unexpected as U;
+        match u {
+            U::Bool(v) => Unexpected::Bool(v),
+            U::Unsigned(v) => Unexpected::Unsigned(v),
+            U::Signed(v) => Unexpected::Signed(v),
+            U::Float(v) => Unexpected::Float(v),
+            U::Char(v) => Unexpected::Char(v),
+            U::Str(v) => Unexpected::Str(v.into()),
+            U::Bytes(v) => Unexpected::Bytes(v.into()),
+            U::Unit => Unexpected::Unit,
+            U::Option => Unexpected::Option,
+            U::NewtypeStruct => Unexpected::NewtypeStruct,
+            U::Seq => Unexpected::Seq,
+            U::Map => Unexpected::Map,
+            U::Enum => Unexpected::Enum,
+            U::UnitVariant => Unexpected::UnitVariant,
+            U::NewtypeVariant => Unexpected::NewtypeVariant,
+            U::TupleVariant => Unexpected::TupleVariant,
+            U::StructVariant => Unexpected::StructVariant,
+            U::Other(v) => Unexpected::Other(v.into()),
+        }
+    }
+
+    fn get(&self) -> de::Unexpected<'_> {
+        use de::Unexpected as U;
+        match self {
+            Unexpected::Bool(v) => U::Bool(*v),
+            Unexpected::Unsigned(v) => U::Unsigned(*v),
+            Unexpected::Signed(v) => U::Signed(*v),
+            Unexpected::Float(v) => U::Float(*v),
+            Unexpected::Char(v) => U::Char(*v),
+            Unexpected::Str(v) => U::Str(v),
+            Unexpected::Bytes(v) => U::Bytes(v),
+            Unexpected::Unit => U::Unit,
+            Unexpected::Option => U::Option,
+            Unexpected::NewtypeStruct => U::NewtypeStruct,
+            Unexpected::Seq => U::Seq,
+            Unexpected::Map => U::Map,
+            Unexpected::Enum => U::Enum,
+            Unexpected::UnitVariant => U::UnitVariant,
+            Unexpected::NewtypeVariant => U::NewtypeVariant,
+            Unexpected::TupleVariant => U::TupleVariant,
+            Unexpected::StructVariant => U::StructVariant,
+            Unexpected::Other(v) => U::Other(v),
+        }
+    }
+}
+
+impl Error {
+    #[cold]
+    fn invalid(value: bool, unexpected: de::Unexpected<'_>, expected: &dyn de::Expected) -> Self {
+        Error(Repr::Invalid(Box::new(Invalid {
+            value,
+            unexpected: Unexpected::new(unexpected),
+            expected: expected.to_string(),
+        })))
+    }
+
+    /// The same error as `E`, made by `E`.
+    #[cold]
+    pub(crate) fn into_error<E: de::Error>(self) -> E {
+        match self.0 {
+            Repr::Message(m) => E::custom(m),
+            Repr::Invalid(i) if i.value => E::invalid_value(i.unexpected.get(), &&*i.expected),
+            Repr::Invalid(i) => E::invalid_type(i.unexpected.get(), &&*i.expected),
+        }
+    }
+}
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match &self.0 {
+            Repr::Message(m) => f.write_str(m),
+            Repr::Invalid(i) => write!(
+                f,
+                "invalid {}: {}, expected {}",
+                if i.value { "value" } else { "type" },
+                i.unexpected.get(),
+                i.expected
+            ),
+        }
     }
 }
 
 impl fmt::Debug for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(&self.0, f)
+        fmt::Debug::fmt(&self.to_string(), f)
     }
 }
 
@@ -44,7 +163,17 @@ impl std::error::Error for Error {}
 impl de::Error for Error {
     #[cold]
     fn custom<T: fmt::Display>(msg: T) -> Self {
-        Error(msg.to_string().into_boxed_str())
+        Error(Repr::Message(msg.to_string().into_boxed_str()))
+    }
+
+    #[cold]
+    fn invalid_type(unexpected: de::Unexpected<'_>, expected: &dyn de::Expected) -> Self {
+        Error::invalid(false, unexpected, expected)
+    }
+
+    #[cold]
+    fn invalid_value(unexpected: de::Unexpected<'_>, expected: &dyn de::Expected) -> Self {
+        Error::invalid(true, unexpected, expected)
     }
 }
 
@@ -55,7 +184,7 @@ fn erase<E: fmt::Display>(e: E) -> Error {
 
 #[cold]
 fn unerase<E: de::Error>(e: Error) -> E {
-    E::custom(e)
+    e.into_error()
 }
 
 /// A deserializer, visitor or access asked twice. Our own code never does;
@@ -639,7 +768,7 @@ struct Probed {
 /// sees `Probed::ended` and answers `None`. An empty message allocates
 /// nothing.
 fn end() -> Error {
-    Error(Box::from(""))
+    Error(Repr::Message(Box::from("")))
 }
 
 /// A map's keys or a sequence's elements: what `next_seed` reads next.

@@ -527,7 +527,7 @@ impl<'de, T: ?Sized + 'static> Subtypes<'de> for &Registry<T> {
         let entry = &self.entries[index as usize];
         match entry.native.read(payload) {
             Ok(done) => done,
-            Err(payload) => (entry.deserialize)(&mut Some(payload)).map_err(de::Error::custom),
+            Err(payload) => (entry.deserialize)(&mut Some(payload)).map_err(|e| e.into_error()),
         }
     }
 }
