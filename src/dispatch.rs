@@ -800,9 +800,6 @@ impl<'de> PrefixReader<'_, 'de> {
     }
 }
 
-// `inline(always)`: a payload's reader calls these once per entry, and a
-// call frame here cost the tag-first enum path about 2% and the trait-object
-// path (where the caller is an erased entry point) more.
 impl<'de, 's, A: MapAccess<'de>> Rest<'de, 's, A> {
     /// Passes errors through unchanged: for a payload read without the
     /// erased layers (`native`), which keep them as they are.
@@ -814,6 +811,9 @@ impl<'de, 's, A: MapAccess<'de>> Rest<'de, 's, A> {
     }
 }
 
+// `inline(always)`: a payload's reader calls these once per entry, and a
+// call frame here cost the tag-first enum path about 2% and the trait-object
+// path (where the caller is an erased entry point) more.
 impl<'de, A: MapAccess<'de>> MapAccess<'de> for Rest<'de, '_, A> {
     type Error = A::Error;
 

@@ -217,7 +217,6 @@ pub fn expand_impl(args: TokenStream, item: ItemImpl) -> TokenStream {
                         #private::erased::deserialize::<#self_ty>(__d)?,
                     ))
                 },
-
             })
         }
     }
