@@ -827,7 +827,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Rest<'de, '_, A> {
             let human_readable = self.human_readable;
             let out = self
                 .prefix
-                .with(|r| seed.deserialize(r.next_value::<A::Error>(human_readable)));
+                .with(|r| seed.deserialize(r.next_key::<A::Error>(human_readable)));
             return caught(self.catch, out.map(Some));
         }
         self.from_prefix = false;

@@ -799,3 +799,93 @@ fn deep_prefix_values_replay_exactly() {
     assert_eq!(got.v, v);
     assert_eq!(got.w, Some(vec![Some(1), None, Some(-3)]));
 }
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Scores {
+    by_id: BTreeMap<u32, u8>,
+    by_delta: BTreeMap<i64, String>,
+    by_wide: BTreeMap<u128, bool>,
+    by_flag: BTreeMap<bool, u8>,
+}
+
+#[json_subtypes(tag = "type")]
+#[derive(Debug, Clone, PartialEq)]
+enum Keyed {
+    #[json_subtypes(name = "scores")]
+    Scores(Scores),
+    /// The payload is itself the map: its keys are the object's own.
+    #[json_subtypes(name = "table")]
+    Table(BTreeMap<u16, String>),
+}
+
+// serde_json reads a quoted number or bool as a key of that type. With the
+// tag last the keys are buffered first, and serde's own buffering (its
+// internally tagged enums) then refuses them; ours parses them as serde_json
+// would have.
+#[rstest]
+#[case::tag_first(
+    r#"{"type":"scores","by_id":{"7":1,"12":2},"by_delta":{"-3":"a"},"by_wide":{"340282366920938463463374607431768211455":true},"by_flag":{"true":1,"false":0}}"#
+)]
+#[case::tag_last(
+    r#"{"by_id":{"7":1,"12":2},"by_delta":{"-3":"a"},"by_wide":{"340282366920938463463374607431768211455":true},"by_flag":{"true":1,"false":0},"type":"scores"}"#
+)]
+#[case::tag_between(
+    r#"{"by_id":{"7":1,"12":2},"by_delta":{"-3":"a"},"type":"scores","by_wide":{"340282366920938463463374607431768211455":true},"by_flag":{"true":1,"false":0}}"#
+)]
+fn quoted_number_and_bool_keys_read_wherever_the_tag_is(#[case] text: &str) {
+    let value: Keyed = serde_json::from_str(text).unwrap();
+    let expected = Keyed::Scores(Scores {
+        by_id: [(7, 1), (12, 2)].into(),
+        by_delta: [(-3, "a".to_owned())].into(),
+        by_wide: [(u128::MAX, true)].into(),
+        by_flag: [(true, 1), (false, 0)].into(),
+    });
+    assert_eq!(value, expected);
+    let written = serde_json::to_string(&value).unwrap();
+    assert_eq!(serde_json::from_str::<Keyed>(&written).unwrap(), expected);
+}
+
+#[rstest]
+#[case::tag_first(r#"{"type":"table","1":"a","65535":"b"}"#)]
+#[case::tag_last(r#"{"1":"a","65535":"b","type":"table"}"#)]
+fn a_map_payload_reads_its_own_quoted_number_keys(#[case] text: &str) {
+    let value: Keyed = serde_json::from_str(text).unwrap();
+    assert_eq!(
+        value,
+        Keyed::Table([(1, "a".to_owned()), (65535, "b".to_owned())].into())
+    );
+    assert_eq!(
+        serde_json::to_string(&value).unwrap(),
+        r#"{"type":"table","1":"a","65535":"b"}"#
+    );
+}
+
+#[rstest]
+#[case::not_a_number_first(
+    r#"{"type":"table","x":"a"}"#,
+    "invalid value: expected key to be a number in quotes at line 1 column 17"
+)]
+#[case::not_a_number_last(
+    r#"{"x":"a","type":"table"}"#,
+    "invalid value: expected key to be a number in quotes at line 1 column 24"
+)]
+#[case::out_of_range_first(
+    r#"{"type":"table","65536":"a"}"#,
+    "invalid value: integer `65536`, expected u16 at line 1 column 22"
+)]
+#[case::out_of_range_last(
+    r#"{"65536":"a","type":"table"}"#,
+    "invalid value: integer `65536`, expected u16 at line 1 column 28"
+)]
+#[case::leading_zero_last(
+    r#"{"01":"a","type":"table"}"#,
+    "invalid value: expected key to be a number in quotes at line 1 column 25"
+)]
+#[case::not_a_bool_last(
+    r#"{"by_id":{},"by_delta":{},"by_wide":{},"by_flag":{"yes":1},"type":"scores"}"#,
+    r#"invalid type: string "yes", expected a boolean at line 1 column 75"#
+)]
+fn keys_that_are_not_numbers_are_errors(#[case] text: &str, #[case] message: &str) {
+    let err = serde_json::from_str::<Keyed>(text).unwrap_err();
+    assert_eq!(err.to_string(), message);
+}

@@ -417,10 +417,9 @@ impl Record for Everything {
     }
 }
 
-/// `wide`: 128-bit values beyond 64 bits and integer map keys, which
-/// serde_json can only hand over when they are read in place (a buffered
-/// number beyond 64 bits is a float unless serde_json's
-/// `arbitrary_precision` is on).
+/// `wide`: 128-bit values beyond 64 bits, which serde_json can only hand
+/// over when they are read in place (a buffered number beyond 64 bits is a
+/// float unless serde_json's `arbitrary_precision` is on).
 fn everything(wide: bool) -> Everything {
     Everything {
         flag: true,
@@ -444,13 +443,8 @@ fn everything(wide: bool) -> Everything {
         length: Meters(1.5),
         marker: Marker,
         unit: (),
-        // serde_json reads integer keys from their quoted text only in
-        // place; a buffered key replays as the string it was.
-        by_id: if wide {
-            [(1, "one".to_owned()), (20, "twenty".to_owned())].into()
-        } else {
-            Default::default()
-        },
+        // Integer keys from their quoted text, in place and buffered.
+        by_id: [(1, "one".to_owned()), (20, "twenty".to_owned())].into(),
         grid: vec![vec![1, -2], vec![], vec![3]],
         bytes: vec![0, 255],
         addr: std::net::Ipv4Addr::new(10, 0, 0, 1),
