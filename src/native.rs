@@ -2,18 +2,19 @@
 //!
 //! A registered type's reader is compiled at its impl, before any format is
 //! known, so a trait object's payload is read through `erased` whatever the
-//! format: every value crosses a boundary twice. serde_json is the format
-//! nearly every user reads and writes, and there the crossings cost a third
-//! of a read (PERFORMANCE.md). So each registration also carries its reader
-//! compiled for the payload the engine builds over serde_json's `&str` and
-//! `&[u8]` readers (and over our replay of a buffered prefix read from
-//! serde_json, where an object nested in one whose tag came later is read
-//! from), and each subtype its writer compiled for serde_json's
-//! compact writer into a `Vec<u8>` (`to_string`, `to_vec`, `to_writer` into
-//! a `&mut Vec<u8>`). The engine compares the type it holds with those and
-//! calls the compiled code on a match; every other format and reader goes
-//! through `erased` as before. Both paths give the same values and the same
-//! errors; the tests read every case both ways.
+//! format, and every value crosses that boundary twice. serde_json is the
+//! format nearly every user reads and writes, and there the crossings cost
+//! about a fifth of a read's instructions and more of its time
+//! (PERFORMANCE.md). So each registration also carries its reader compiled
+//! for the payloads the engine builds over serde_json's `&str` and `&[u8]`
+//! readers and over our replay of a prefix buffered from them (where an
+//! object nested in one whose tag came later is read from). Each subtype
+//! also has its writer compiled for serde_json's compact writer into a
+//! `Vec<u8>` (`to_string`, `to_vec`, `to_writer` into a `&mut Vec<u8>`).
+//! The engine compares the type it holds with those and calls the compiled
+//! code on a match; every other format, reader and writer goes through
+//! `erased` as before. Both paths give the same values and the same errors
+//! (`tests/test_native.rs` reads and writes every case both ways).
 //!
 //! Types are compared with `typeid::of`, the `TypeId` of a type with its
 //! lifetimes erased: machine code does not depend on lifetimes, so code
