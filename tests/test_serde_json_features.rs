@@ -54,3 +54,38 @@ fn unknown_keeps_arbitrary_precision_numbers() {
     assert_eq!(serde_json::to_string(&u).unwrap(), text);
     assert_eq!(u.get::<u128>("m").unwrap().unwrap(), u128::MAX);
 }
+
+#[json_subtypes(tag = "type")]
+trait Reading {
+    fn count(&self) -> u64;
+}
+
+#[json_subtypes(name = "Measure")]
+impl Reading for Measure {
+    fn count(&self) -> u64 {
+        self.count
+    }
+}
+
+// Trait objects read from `&str` and `&[u8]` run code compiled for
+// serde_json, from an `io::Read` the erased path: both keep the features'
+// values.
+#[rstest]
+#[case::tag_first(format!(r#"{{"type":"Measure","exact":{BIG},"count":7,"raw":{{"a":[1,2]}},"any":{BIG}}}"#))]
+#[case::tag_last(format!(r#"{{"exact":{BIG},"count":7,"raw":{{"a":[1,2]}},"any":{BIG},"type":"Measure"}}"#))]
+fn trait_objects_keep_them_on_every_reader(#[case] text: String) {
+    let read: [Box<dyn Reading>; 3] = [
+        serde_json::from_str(&text).unwrap(),
+        serde_json::from_slice(text.as_bytes()).unwrap(),
+        serde_json::from_reader(text.as_bytes()).unwrap(),
+    ];
+    for value in read {
+        assert_eq!(value.count(), 7);
+        assert_eq!(
+            serde_json::to_string(&value).unwrap(),
+            format!(
+                r#"{{"type":"Measure","exact":{BIG},"count":7,"raw":{{"a":[1,2]}},"any":{BIG}}}"#
+            )
+        );
+    }
+}
