@@ -1289,9 +1289,27 @@ fn json_number(s: &str) -> Option<bool> {
     (i == b.len()).then_some(integer)
 }
 
-/// A key asked for as a number: serde_json's `deserialize_number` on the
-/// quoted text (non-negative integers as `u64`, negative as `i64`, the rest
-/// and overflows as `f64`).
+/// A key's text read as serde_json's `deserialize_number` reads the quoted
+/// text: non-negative integers as `u64`, negative as `i64`, the rest and
+/// overflows as `f64`. Out of the macro below so that its ten methods share
+/// one copy.
+enum KeyNumber {
+    U64(u64),
+    I64(i64),
+    F64(f64),
+}
+
+fn key_number(text: &str) -> Option<KeyNumber> {
+    let integer = json_number(text)?;
+    let exact = match integer {
+        true if text.starts_with('-') => text.parse().ok().map(KeyNumber::I64),
+        true => text.parse().ok().map(KeyNumber::U64),
+        false => None,
+    };
+    exact.or_else(|| text.parse().ok().map(KeyNumber::F64))
+}
+
+/// A key asked for as a number (see `key_number`).
 macro_rules! number_keys {
     ($($method:ident)*) => {
         $(
@@ -1299,16 +1317,10 @@ macro_rules! number_keys {
                 let Some(text) = self.text() else {
                     return self.0.$method(visitor);
                 };
-                match json_number(text) {
-                    Some(true) if text.starts_with('-') => match text.parse::<i64>() {
-                        Ok(v) => visitor.visit_i64(v),
-                        Err(_) => visitor.visit_f64(text.parse().map_err(|_| not_a_numeric_key())?),
-                    },
-                    Some(true) => match text.parse::<u64>() {
-                        Ok(v) => visitor.visit_u64(v),
-                        Err(_) => visitor.visit_f64(text.parse().map_err(|_| not_a_numeric_key())?),
-                    },
-                    Some(false) => visitor.visit_f64(text.parse().map_err(|_| not_a_numeric_key())?),
+                match key_number(text) {
+                    Some(KeyNumber::U64(v)) => visitor.visit_u64(v),
+                    Some(KeyNumber::I64(v)) => visitor.visit_i64(v),
+                    Some(KeyNumber::F64(v)) => visitor.visit_f64(v),
                     None => Err(not_a_numeric_key()),
                 }
             }
