@@ -982,13 +982,17 @@ fn table(i: &Inputs) -> u8 {
             println!("ok   invariant: {path} allocates no more than {limit} ({rule})");
         }
     }
+    // Calls only: the enum is 8 bytes bigger than the plain struct, and the
+    // `Vec` of features holding it grows by that much per slot.
     if canada_text.is_some() {
         let (l, o) = (get(CP), get(CO));
-        let ok = o.calls() <= l.calls() && o.bytes <= l.bytes;
+        let ok = o.calls() <= l.calls();
         failed |= !ok;
         println!(
-            "{} invariant: {CO} allocates no more than {CP} (nothing beyond the payload)",
-            if ok { "ok  " } else { "FAIL" }
+            "{} invariant: {CO} makes no more allocator calls than {CP} \
+             (nothing beyond the payload; bytes {})",
+            if ok { "ok  " } else { "FAIL" },
+            signed(o.bytes - l.bytes)
         );
     }
     // The boxed baselines are the plain ones plus exactly one Box per object.

@@ -106,7 +106,13 @@
 //! of the format hands over: binary formats give `u128`/`i128` and they are
 //! kept; serde_json without its `arbitrary_precision` feature reads such a
 //! number as `f64`, and the `u128` field then reports an error rather than a
-//! rounded value.
+//! rounded value. `f64` fields read the same wherever the tag is: serde_json
+//! parses a number alike whether or not it knows the type. An `f32` field
+//! once buffered is rounded from that `f64`; with serde_json's
+//! `float_roundtrip` feature, which rounds the digits to `f32` directly when
+//! the tag comes first, the two can differ in the last bit, and a number
+//! beyond `f32`'s range is an error with the tag first but infinity once
+//! buffered. Without `float_roundtrip` both positions round through `f64`.
 //!
 //! Shown by `test_memory`: `tag_first_buffers_nothing_of_the_rest`,
 //! `tag_last_buffers_at_most_8x_its_input`; `test_enum`:
@@ -114,8 +120,10 @@
 //! `borrowed_fields_borrow_from_the_input`, `errors`,
 //! `body_errors_name_the_field`; `test_tag_kinds`:
 //! `wrong_kind_is_an_invalid_type`, `duplicate_tags_of_every_kind`; for
-//! 128-bit integers `test_enum::u128_and_i128_survive_with_the_tag_first`,
-//! `test_formats::u128_and_i128_survive_cbor_buffering` and `test_vs_serde`:
+//! numbers `test_enum`: `floats_before_the_tag_read_as_with_the_tag_first`,
+//! `f32_fields_before_the_tag_are_rounded_through_f64`,
+//! `u128_and_i128_survive_with_the_tag_first`;
+//! `test_formats::u128_and_i128_survive_cbor_buffering`; `test_vs_serde`:
 //! `tag_last_128_bit_integers_in_plain_serde_json_are_an_error`,
 //! `tag_last_128_bit_integers_with_arbitrary_precision_are_kept`.
 //!

@@ -1,5 +1,5 @@
 //! canada.json, serde_json's own benchmark file (GeoJSON: one Feature whose
-//! geometry is a Polygon of 480 rings, 111,000 coordinate pairs), read with
+//! geometry is a Polygon of 480 rings, 55,563 coordinate pairs), read with
 //! its geometry as an enum three ways: plain derived structs (the limit: the
 //! same data, the `"type"` member skipped), serde's `#[serde(tag = "type")]`
 //! enum and ours. Everything around the geometry is the same plain structs.
