@@ -107,8 +107,11 @@ struct Path {
 }
 
 fn path(name: &str, what: &str, run: impl Fn(&Inputs) + 'static) -> Path {
-    // Deep typetag chains cost tens of millions of instructions each.
-    let iters = if name.starts_with("deep_") {
+    // Deep typetag chains cost tens of millions of instructions each, and
+    // one read of canada.json about as much.
+    let iters = if name.starts_with("canada_") {
+        5
+    } else if name.starts_with("deep_") {
         20
     } else if name.contains("vec") {
         100
@@ -120,6 +123,8 @@ fn path(name: &str, what: &str, run: impl Fn(&Inputs) + 'static) -> Path {
         .and_then(|r| r.rsplit('_').next())
     {
         format!("deep_plain_{depth}")
+    } else if name.starts_with("canada_") {
+        "canada_plain".to_owned()
     } else if name.starts_with("io_ser") {
         "io_ser_plain".to_owned()
     } else if name.starts_with("io_") {
@@ -424,6 +429,21 @@ fn paths() -> Vec<Path> {
                 &format!("depth {depth}: typetag, tag first"),
                 move |i| drop(black_box(deep_typetag(black_box(&i.chains.tag_first[k])))),
             ),
+        ]);
+    }
+    // canada.json, when it is there (read once, in every run's setup).
+    if canada::text().is_some() {
+        let text = || canada::text().unwrap_or_default();
+        out.extend([
+            path("canada_plain", "canada.json: plain structs", move |_| {
+                drop(black_box(canada::de_plain(black_box(text()))))
+            }),
+            path("canada_serde", "canada.json: serde, tag first", move |_| {
+                drop(black_box(canada::de_serde(black_box(text()))))
+            }),
+            path("canada_ours", "canada.json: ours, tag first", move |_| {
+                drop(black_box(canada::de_ours(black_box(text()))))
+            }),
         ]);
     }
     out
@@ -783,6 +803,23 @@ fn table(i: &Inputs) -> u8 {
             row(ntf, np, levels, count(|| deep_typetag(first))),
         ]);
     }
+    // canada.json (one object: the file), when it is there.
+    const CP: &str = "canada.json: plain structs";
+    const CO: &str = "canada.json: ours, tag first";
+    let canada_text = canada::text();
+    if let Some(text) = canada_text {
+        canada::check(text);
+        rows.extend([
+            row(CP, CP, 1.0, count(|| canada::de_plain(text))),
+            row(
+                "canada.json: serde, tag first",
+                CP,
+                1.0,
+                count(|| canada::de_serde(text)),
+            ),
+            row(CO, CP, 1.0, count(|| canada::de_ours(text))),
+        ]);
+    }
     let get = |name: &str| {
         rows.iter()
             .find(|r| r.name == name)
@@ -944,6 +981,19 @@ fn table(i: &Inputs) -> u8 {
         } else {
             println!("ok   invariant: {path} allocates no more than {limit} ({rule})");
         }
+    }
+    // Calls only: the enum is 8 bytes bigger than the plain struct, and the
+    // `Vec` of features holding it grows by that much per slot.
+    if canada_text.is_some() {
+        let (l, o) = (get(CP), get(CO));
+        let ok = o.calls() <= l.calls();
+        failed |= !ok;
+        println!(
+            "{} invariant: {CO} makes no more allocator calls than {CP} \
+             (nothing beyond the payload; bytes {})",
+            if ok { "ok  " } else { "FAIL" },
+            signed(o.bytes - l.bytes)
+        );
     }
     // The boxed baselines are the plain ones plus exactly one Box per object.
     for (plain, boxed, objects) in [

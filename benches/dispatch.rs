@@ -43,7 +43,12 @@ const GROUPS: &[(&str, &str, &[&str])] = &[
         "value",
         &["value", "ours_unknown_tag"],
     ),
+    (CANADA_GROUP, "plain", &["plain", "serde", "ours"]),
 ];
+
+/// canada.json read with its geometry as plain structs, serde's tagged
+/// enum and ours (`common/canada.rs`).
+const CANADA_GROUP: &str = "de_canada";
 
 /// Enums: ours (string and int tags) and serde's twin, tag first and last.
 const ENUM: &[&str] = &[
@@ -317,6 +322,21 @@ fn depth(c: &mut Criterion, i: &Inputs) {
     g.finish();
 }
 
+fn canada(c: &mut Criterion) {
+    let Some(text) = canada::text() else {
+        println!("{CANADA_GROUP}: canada.json not found; group skipped");
+        return;
+    };
+    // Milliseconds per read: criterion's default times (or the command
+    // line's), ten samples.
+    let mut g = c.benchmark_group(CANADA_GROUP);
+    g.sample_size(10);
+    g.bench_function("plain", |b| b.iter(|| canada::de_plain(black_box(text))));
+    g.bench_function("serde", |b| b.iter(|| canada::de_serde(black_box(text))));
+    g.bench_function("ours", |b| b.iter(|| canada::de_ours(black_box(text))));
+    g.finish();
+}
+
 fn main() {
     let started = SystemTime::now();
     // Deep tag-last chains recurse through every level: one big-stack thread.
@@ -334,6 +354,10 @@ fn main() {
         modes(&mut c, &inputs);
         unknown(&mut c, &inputs);
         depth(&mut c, &inputs);
+        if let Some(text) = canada::text() {
+            canada::check(text);
+        }
+        canada(&mut c);
         c.final_summary();
     });
 

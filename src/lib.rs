@@ -47,6 +47,13 @@
 //! serde_derive itself. Generic enums get the bounds serde would infer, or
 //! the container's `#[serde(bound = "...")]`.
 //!
+//! Shown by `test_enum`: `round_trips`, `unit_payload_round_trips`,
+//! `map_payloads_round_trip`, `newtype_struct_payloads_round_trip`,
+//! `struct_variant_field_attributes`,
+//! `flatten_map_collects_the_rest_but_not_the_tag`,
+//! `borrowed_fields_borrow_from_the_input`, `generic_enums_round_trip`
+//! (tests are named `file::test` for `tests/file.rs`).
+//!
 //! # Tags
 //!
 //! | attribute | tag written | tags read |
@@ -68,6 +75,12 @@
 //! integer enum, a newtype with hand-written impls that reads
 //! case-insensitively...) and compared with `PartialEq`; variants say
 //! `name = Kind::Dog`.
+//!
+//! Shown by `test_tag_kinds`: `reads_every_kind_in_every_position`,
+//! `never_confuses_kinds`, `writes_and_round_trips_every_kind`,
+//! `typed_enum_tags`, `serde_repr_tags`,
+//! `custom_converter_reads_case_insensitively`; `test_enum`:
+//! `rename_all_rules`, `rename_all_reads_back_and_name_wins`.
 //!
 //! # Reading
 //!
@@ -93,7 +106,26 @@
 //! of the format hands over: binary formats give `u128`/`i128` and they are
 //! kept; serde_json without its `arbitrary_precision` feature reads such a
 //! number as `f64`, and the `u128` field then reports an error rather than a
-//! rounded value.
+//! rounded value. `f64` fields read the same wherever the tag is: serde_json
+//! parses a number alike whether or not it knows the type. An `f32` field
+//! once buffered is rounded from that `f64`; with serde_json's
+//! `float_roundtrip` feature, which rounds the digits to `f32` directly when
+//! the tag comes first, the two can differ in the last bit, and a number
+//! beyond `f32`'s range is an error with the tag first but infinity once
+//! buffered. Without `float_roundtrip` both positions round through `f64`.
+//!
+//! Shown by `test_memory`: `tag_first_buffers_nothing_of_the_rest`,
+//! `tag_last_buffers_at_most_8x_its_input`; `test_enum`:
+//! `reads_like_serde_in_every_tag_position` (the sequence form too),
+//! `borrowed_fields_borrow_from_the_input`, `errors`,
+//! `body_errors_name_the_field`; `test_tag_kinds`:
+//! `wrong_kind_is_an_invalid_type`, `duplicate_tags_of_every_kind`; for
+//! numbers `test_enum`: `floats_before_the_tag_read_as_with_the_tag_first`,
+//! `f32_fields_before_the_tag_are_rounded_through_f64`,
+//! `u128_and_i128_survive_with_the_tag_first`;
+//! `test_formats::u128_and_i128_survive_cbor_buffering`; `test_vs_serde`:
+//! `tag_last_128_bit_integers_in_plain_serde_json_are_an_error`,
+//! `tag_last_128_bit_integers_with_arbitrary_precision_are_kept`.
 //!
 //! # Fallback
 //!
@@ -106,6 +138,10 @@
 //!   written back exactly as read;
 //! - any `T: Deserialize`, which receives the whole object, tag included;
 //! - nothing (a unit variant): the data is dropped, and it writes `{}`.
+//!
+//! Shown by `test_fallback`: `lands_in_the_fallback_and_writes_back_unchanged`,
+//! `never_swallows_errors`, `unknown_keeps_every_value_exactly`,
+//! `typed_fallbacks_receive_the_whole_object`, `unit_fallbacks_discard_the_data`.
 //!
 //! # Presence mode
 //!
@@ -134,6 +170,13 @@
 //! unless the container says `first_match` (declaration order wins). The
 //! whole object is buffered before the choice, and the decision never
 //! depends on key order. Variants are written as their payload alone.
+//!
+//! Shown by `test_presence`: `picks_by_present_fields`,
+//! `no_match_lands_in_the_fallback`,
+//! `without_fallback_no_match_is_an_error_listing_the_fields`,
+//! `ambiguity_is_an_error_naming_the_candidates`,
+//! `first_match_takes_the_first_declared`,
+//! `the_decision_does_not_depend_on_key_order`, `writes_payloads_as_they_are`.
 //!
 //! # Hierarchies
 //!
@@ -179,12 +222,24 @@
 //! a buffered object handed to the engine gives up its tag first, so it is
 //! never buffered twice.
 //!
+//! Shown by `test_hierarchy`: `same_key_levels_write_the_tag_once`,
+//! `four_levels_in_any_tag_position`, `collisions_are_errors_at_use`,
+//! `levels_with_their_own_keys`, `each_level_keeps_its_own_fallback_and_errors`,
+//! `tag_then_presence`, `presence_then_tag`,
+//! `recursive_types_a_hundred_levels_deep_on_a_small_stack`. The linear time
+//! is measured, not tested: the `deep_*` rows of `benches/instructions.sh`
+//! (PERFORMANCE.md).
+//!
 //! # Writing
 //!
 //! The tag is written first, then the payload's fields: byte for byte what
 //! serde's `#[serde(tag = "...")]` writes for the same enum. A payload field
 //! with the tag's name is an error, never a duplicate key, and so is a
 //! newtype payload that is not a map or struct.
+//!
+//! Shown by `test_enum`: `writes_exactly_what_serde_writes`,
+//! `payload_field_named_like_the_tag_is_an_error_not_a_duplicate_key`,
+//! `payload_that_is_not_a_map_is_an_error_both_ways`.
 //!
 //! # Trait objects
 //!
@@ -230,12 +285,25 @@
 //! `DeserializeOwned`. Reading a `Box<dyn Trait>` costs the payload's
 //! allocations and the `Box`, nothing more.
 //!
+//! Shown by `test_traits`: `reads_every_name_kind`,
+//! `writes_the_tag_first_and_round_trips` (`Box`, `&`, `Rc`, `Arc`),
+//! `unknown_tags_land_in_the_fallback_unchanged`, `presence_mode_traits`,
+//! `sees_registrations_from_other_crates`; `test_registry_collision`:
+//! `verify_lists_every_collision`, `a_collided_tag_is_an_error_at_use`. The
+//! allocations are checked by the invariants of `benches/alloc_count.rs`
+//! (`cargo bench --bench alloc_count` fails when one breaks), not by a test.
+//!
 //! With serde_json's `from_str` and `from_slice` (and `Deserializer` over a
 //! `&str` or `&[u8]`), and its compact writer into a `Vec<u8>` (`to_string`,
 //! `to_vec`, `to_writer(&mut vec, ..)`), a payload is read and written by
 //! code compiled for serde_json, as fast as an enum's: each registration
 //! carries it. Every other format, reader and writer reaches the type
 //! through a type-erased boundary, with the same values and errors.
+//!
+//! Shown by `test_native`: `str_and_slice_input_reach_the_payload_without_erasure`,
+//! `a_vec_writer_reaches_the_payload_without_erasure`,
+//! `every_reader_and_writer_gives_the_same_value`,
+//! `every_reader_gives_the_same_error`.
 //!
 //! # Profiles
 //!
@@ -245,6 +313,12 @@
 //! takes any implementation, annotated or not. [`Profile::scope`] puts one in
 //! charge of every `Box<dyn Trait>` read or written on this thread inside
 //! ordinary derived types.
+//!
+//! Shown by `test_profile`: `tag_positions`, `unknown_tags_go_to_the_fallback_unchanged`,
+//! `from_registry_starts_from_the_attributes`,
+//! `profiles_never_see_each_other_in_one_thread`,
+//! `profiles_never_see_each_other_across_threads`,
+//! `scope_reaches_inside_derived_types`.
 //!
 //! # Limits and hostile input
 //!
@@ -261,6 +335,15 @@
 //! would refuse to parse). A nested unknown field inside a known payload is
 //! left to the payload and the format, as for a derived struct.
 //!
+//! Shown by `test_hostile`: `deep_nesting_is_an_error_not_a_stack_overflow`,
+//! `max_depth_raises_the_limit`, `duplicate_tags_in_every_position`;
+//! `test_memory`: `tag_first_buffers_nothing_of_the_rest`,
+//! `tag_last_buffers_at_most_8x_its_input`,
+//! `a_thread_keeps_one_block_of_at_most_4_kib_for_its_next_buffer`; the
+//! fuzzers' inputs in `test_fuzz_corpus`; and, with the JSONTestSuite corpus
+//! beside the repository (`../shared/corpora`), `test_corpus`:
+//! `key_order_never_changes_the_verdict`.
+//!
 //! # Formats and features
 //!
 //! Any self-describing serde format works: the tests run every feature
@@ -270,10 +353,17 @@
 //! crate's features of the same names switch them on), `Number` and
 //! `Box<RawValue>` payload fields work with the tag first and later.
 //!
+//! Shown by `test_formats`: `every_feature_in_every_format`,
+//! `ron_map_syntax_is_read_as_derived_structs_read_it`; with those features,
+//! `test_serde_json_features`: `arbitrary_precision_and_raw_values`,
+//! `trait_objects_keep_them_on_every_reader`.
+//!
 //! With `serde_path_to_error`, an error inside a subtype has its full path
 //! (`animals[2].age`) when the tag comes before the bad field; for an entry
 //! buffered before the tag, the path ends at the object (`animals[2]`), as
 //! the entry is replayed after the key was read.
+//!
+//! Shown by `test_error_paths`: `enum_errors`, `trait_object_errors`.
 //!
 //! # JSON Schema
 //!

@@ -721,6 +721,79 @@ fn wider_integers_before_the_tag_are_an_error_never_a_wrong_value() {
     );
 }
 
+/// `f64` fields before the tag read exactly as with the tag first, digits
+/// beyond what an `f64` holds included: serde_json parses a number the same
+/// way whether the type is known or not (`float_roundtrip` or not), and the
+/// buffer keeps the `f64` it gave. (`f32` fields are rounded from that `f64`
+/// once buffered; with `float_roundtrip` serde_json rounds the digits to
+/// `f32` directly with the tag first, which can differ in the last bit.)
+#[rstest]
+#[case::shortest("0.1")]
+#[case::long_mantissa("1.00000005960464477539062500001")]
+#[case::halfway_f64("9007199254740993")]
+#[case::beyond_u64("18446744073709551616")]
+#[case::subnormal_boundary("2.2250738585072011e-308")]
+#[case::largest("1.7976931348623157e308")]
+#[case::many_digits("3.14159265358979323846264338327950288419716939937510582097494459")]
+fn floats_before_the_tag_read_as_with_the_tag_first(#[case] digits: &str) {
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    struct Num {
+        x: f64,
+    }
+    #[json_subtypes(tag = "type")]
+    #[derive(Debug, PartialEq)]
+    enum Numbers {
+        Num(Num),
+    }
+    let plain: f64 = serde_json::from_str(digits).unwrap();
+    for text in [
+        format!(r#"{{"type":"Num","x":{digits}}}"#),
+        format!(r#"{{"x":{digits},"type":"Num"}}"#),
+    ] {
+        let Numbers::Num(Num { x }) = serde_json::from_str(&text).unwrap();
+        assert_eq!(x.to_bits(), plain.to_bits(), "{text}");
+    }
+}
+
+/// The limit the crate docs state for `f32` fields: the dev-dependencies
+/// switch on serde_json's `float_roundtrip`, which rounds the digits to `f32`
+/// directly when the type is known (tag first); a buffered entry is rounded
+/// from the `f64` serde_json read before it knew the type.
+#[test]
+fn f32_fields_before_the_tag_are_rounded_through_f64() {
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    struct Single {
+        x: f32,
+    }
+    #[json_subtypes(tag = "type")]
+    #[derive(Debug, PartialEq)]
+    enum Singles {
+        Single(Single),
+    }
+    let read = |text: &str| match serde_json::from_str::<Singles>(text) {
+        Ok(Singles::Single(Single { x })) => Ok(x),
+        Err(e) => Err(e.to_string()),
+    };
+    // Just above the midpoint of 1.0 and the next f32; the f64 nearest to it
+    // is the midpoint itself, which rounds to even.
+    let digits = "1.00000005960464477539062500001";
+    let next = f32::from_bits(1.0f32.to_bits() + 1);
+    assert_eq!(
+        read(&format!(r#"{{"type":"Single","x":{digits}}}"#)),
+        Ok(next)
+    );
+    assert_eq!(
+        read(&format!(r#"{{"x":{digits},"type":"Single"}}"#)),
+        Ok(1.0)
+    );
+    // Beyond f32's range.
+    assert_eq!(
+        read(r#"{"type":"Single","x":1e39}"#),
+        Err("number out of range at line 1 column 25".to_owned())
+    );
+    assert_eq!(read(r#"{"x":1e39,"type":"Single"}"#), Ok(f32::INFINITY));
+}
+
 // ---------------------------------------------------------------------------
 // Inside ordinary derived types.
 

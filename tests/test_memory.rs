@@ -95,6 +95,13 @@ enum Tagged {
     Small(Small),
 }
 
+/// serde's internally tagged twin, for the comparison in the README.
+#[derive(Debug, PartialEq, Deserialize)]
+#[serde(tag = "type")]
+enum SerdeTagged {
+    Small(Small),
+}
+
 #[test]
 // With serde_json's `arbitrary_precision`, every number read (ignored ones
 // included, which we parse) is handed over as an allocated string.
@@ -188,6 +195,22 @@ fn prefix(shape: &str, n: usize) -> String {
     format!("[{}]", items.join(","))
 }
 
+/// The README's first row: serde's internally tagged enum buffers the whole
+/// object even when the tag comes first (here an array of 100,000 zeros,
+/// which it then drops; borrowed strings it would only point at).
+#[test]
+fn serde_tag_buffers_the_whole_object() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let junk = format!("[{}0]", "0,".repeat(99_999));
+    let tagged = format!(r#"{{"type":"Small","n":1,"junk":{junk}}}"#);
+    let (_, serde_peak, value) = measure(|| serde_json::from_str::<SerdeTagged>(&tagged).unwrap());
+    assert_eq!(value, SerdeTagged::Small(Small { n: 1 }));
+    assert!(serde_peak > junk.len(), "{serde_peak}");
+    let (_, peak, value) = measure(|| serde_json::from_str::<Tagged>(&tagged).unwrap());
+    assert_eq!(value, Tagged::Small(Small { n: 1 }));
+    assert!(peak < 1024, "{peak}");
+}
+
 #[rstest]
 fn tag_last_buffers_at_most_8x_its_input(
     #[values("zeros", "nested", "objects", "strings", "escaped")] shape: &str,
@@ -229,4 +252,32 @@ fn integer_tags_under_arbitrary_precision_allocate_nothing() {
     assert_eq!(v, IntTagged::Text(Text { s: "a" }));
     // The one allocation is the `String` serde_json builds for the digits.
     assert_eq!(ours, plain + 1);
+}
+
+/// A thread that buffers keeps one emptied block for its next object: the
+/// second tag-last read on a thread allocates nothing (`Small` holds no heap
+/// data), and after a read that buffered a megabyte at most 4 KiB stay.
+#[test]
+fn a_thread_keeps_one_block_of_at_most_4_kib_for_its_next_buffer() {
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    std::thread::spawn(|| {
+        let text = r#"{"n":1,"type":"Small"}"#;
+        let (first, _, _) = measure(|| serde_json::from_str::<Tagged>(text).unwrap());
+        assert_eq!(first, 1, "the first buffer on a thread is allocated");
+        let (second, _, value) = measure(|| serde_json::from_str::<Tagged>(text).unwrap());
+        assert_eq!(value, Tagged::Small(Small { n: 1 }));
+        assert_eq!(second, 0, "the second reuses the first one's block");
+
+        let junk = format!("[{}0]", "0,".repeat(1 << 19));
+        let big = format!(r#"{{"junk":{junk},"n":1,"type":"Small"}}"#);
+        let (_, peak, value) = measure(|| serde_json::from_str::<Tagged>(&big).unwrap());
+        assert_eq!(value, Tagged::Small(Small { n: 1 }));
+        assert!(peak > 1 << 20, "{peak}");
+        // What the read still holds once it returned, counted from before it
+        // (less than zero when it freed the block the first reads left).
+        let kept = LIVE.load(Relaxed) as isize;
+        assert!(kept <= 4096, "{kept} bytes kept");
+    })
+    .join()
+    .unwrap();
 }

@@ -5,6 +5,7 @@
 
 #![allow(dead_code)]
 
+pub mod canada;
 pub mod depth;
 pub mod extra;
 
