@@ -339,6 +339,8 @@ mod buffer;
 #[allow(missing_docs)]
 mod dispatch;
 mod erased;
+#[allow(missing_docs)]
+mod fallback;
 mod native;
 mod profile;
 mod registry;
@@ -369,6 +371,7 @@ pub mod __private {
         build_head_first, deserialize, read_literal_tag, Dispatch, HeadFirst, Payload,
         VariantDeserializer,
     };
+    pub use crate::fallback::{fallback_holds, FallbackProbe, ProbeAny, ProbeNotAMap};
     pub use crate::profile::Upcast;
     pub mod native {
         pub use crate::native::{readers, Readers};

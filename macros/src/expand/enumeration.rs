@@ -8,7 +8,8 @@
 //! from the dispatch engine on read.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
 use syn::{Attribute, ItemEnum};
 
 use super::bound::{self, Direction};
@@ -111,7 +112,10 @@ fn generate(cont: &Container) -> TokenStream {
     let private = private();
     let item = cont.item;
     let ident = &item.ident;
-    let name = ident.to_string();
+    // `#[serde(rename = "...")]` names the enum in messages and to formats.
+    let name = cont
+        .serde_value("rename", false)
+        .unwrap_or_else(|| ident.to_string());
     let (_, ty_generics, where_clause) = item.generics.split_for_impl();
 
     // The twin: the same variants and fields with only their serde attributes.
@@ -150,6 +154,14 @@ fn generate(cont: &Container) -> TokenStream {
         }
         None => quote!(::core::option::Option::None),
     };
+    let twin_rename = if cont.serde.iter().any(|e| e.is("rename")) {
+        quote!()
+    } else {
+        quote!(, rename = #name)
+    };
+    let expecting = cont.serde_value("expecting", false).map(|text| {
+        quote!(const EXPECTING: ::core::option::Option<&'static str> = ::core::option::Option::Some(#text);)
+    });
     let first_match = cont.attrs.first_match.is_some();
     let has_nested = cont.variants.iter().any(|v| v.is_nested());
     let max_depth = cont.attrs.max_depth.as_ref().map_or(128, |d| d.value);
@@ -178,7 +190,7 @@ fn generate(cont: &Container) -> TokenStream {
     );
     let (ser_impl, _, ser_where) = ser_generics.split_for_impl();
     let de_generics = bound::with_predicates(
-        &bound::with_de_lifetime(generics),
+        &bound::with_de_lifetime(cont),
         bound::predicates(
             cont,
             Direction::Deserialize,
@@ -197,6 +209,7 @@ fn generate(cont: &Container) -> TokenStream {
     );
     let (de_impl, _, de_where) = de_generics.split_for_impl();
     let resolved = resolved_builds(cont);
+    let fallback_check = fallback_check(cont);
     // `JsonSchema`, kept only when the runtime's `schemars` feature is on.
     let schema = super::schema::generate(cont);
 
@@ -205,7 +218,7 @@ fn generate(cont: &Container) -> TokenStream {
         #[allow(non_upper_case_globals, unused_attributes, unused_qualifications, clippy::all)]
         const _: () = {
             #[derive(#private::serde::Serialize, #private::serde::Deserialize)]
-            #[serde(crate = #serde_path, remote = #remote, rename = #name)]
+            #[serde(crate = #serde_path, remote = #remote #twin_rename)]
             #(#container_serde)*
             #[allow(dead_code, non_camel_case_types, clippy::all)]
             enum #twin #generics #where_clause {
@@ -244,6 +257,7 @@ fn generate(cont: &Container) -> TokenStream {
                 const FIRST_MATCH: bool = #first_match;
                 const NESTED: bool = #has_nested;
                 const MAX_DEPTH: u32 = #max_depth;
+                #expecting
 
                 #[inline]
                 fn is_nested(index: u32) -> bool {
@@ -278,7 +292,32 @@ fn generate(cont: &Container) -> TokenStream {
             }
 
             #schema
+
+            #fallback_check
         };
+    }
+}
+
+/// A fallback's payload receives the whole object: one that serde reads
+/// only from a scalar or a sequence is a compile error at the payload's
+/// type, decided by the type system (see the runtime's `fallback.rs`).
+fn fallback_check(cont: &Container) -> TokenStream {
+    let Some(ty) = cont.fallback().and_then(|i| cont.variants[i].payload()) else {
+        return quote!();
+    };
+    let private = private();
+    let (impl_generics, _, where_clause) = cont.item.generics.split_for_impl();
+    // The error points at the payload type (its first token, on stable).
+    let probe = quote_spanned! {ty.span()=>
+        #private::fallback_holds::<#ty, _>((&&&#private::FallbackProbe::<#ty>::NEW).holds())
+    };
+    quote! {
+        #[allow(dead_code)]
+        fn __fallback_holds_object #impl_generics () #where_clause {
+            #[allow(unused_imports)]
+            use #private::{ProbeAny as _, ProbeNotAMap as _};
+            #probe;
+        }
     }
 }
 
