@@ -109,6 +109,8 @@ impl<P: ?Sized> ProbeAny for &FallbackProbe<P> {}
 )]
 pub trait HoldsObject<P: ?Sized> {}
 
+// Keeps the error to the message above (ignored before Rust 1.85).
+#[diagnostic::do_not_recommend]
 impl<P: ?Sized> HoldsObject<P> for CanHold {}
 
 #[inline(always)]

@@ -562,6 +562,9 @@ enum Fields {
         #[serde(with = "as_text")]
         custom: u8,
     },
+    // A variant's own rule wins over the enum's.
+    #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+    B { last_name: String },
 }
 
 fn seven() -> u8 {
@@ -601,6 +604,16 @@ fn struct_variant_fields_follow_their_serde_attributes() {
     assert!(!valid(
         &json!({ "t": "A", "firstName": "x", "in": 1, "custom": "5", "extra": 1 })
     ));
+    let b = &one_of(&schema)[1];
+    let mut names: Vec<&String> = b["properties"].as_object().unwrap().keys().collect();
+    names.sort();
+    assert_eq!(names, ["LAST_NAME", "t"]);
+    let instance = serde_json::to_value(Fields::B {
+        last_name: "y".into(),
+    })
+    .unwrap();
+    assert_eq!(instance, json!({ "t": "B", "LAST_NAME": "y" }));
+    assert!(valid(&instance));
 
     // The serialize contract uses the written names.
     let generator = SchemaSettings::draft2020_12()

@@ -160,7 +160,7 @@ impl<'a> Container<'a> {
                         }
                 })
                 .filter_map(|e| RenameRule::from_str(&e.value.as_ref()?.value()))
-                .last()
+                .next_back()
         };
         rule(&variant.serde, "rename_all").or_else(|| rule(&self.serde, "rename_all_fields"))
     }
@@ -179,7 +179,7 @@ impl<'a> Container<'a> {
                     }
             })
             .filter_map(|e| Some(e.value.as_ref()?.value()))
-            .last()
+            .next_back()
     }
 
     pub fn tag_key(&self) -> Option<&str> {

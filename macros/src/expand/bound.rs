@@ -29,7 +29,7 @@ pub fn predicates(cont: &Container, dir: Direction, bound: TokenStream) -> Vec<W
             .iter()
             .filter(|e| e.is("bound") && applies(e))
             .filter_map(|e| e.value.as_ref())
-            .last()
+            .next_back()
             .map(parse_predicates)
     };
     if let Some(custom) = custom(&cont.serde) {
