@@ -75,6 +75,16 @@ enum Pet {
 fn expecting_words_the_wrong_type_error(#[case] text: &str, #[case] message: &str) {
     let err = serde_json::from_str::<Pet>(text).unwrap_err();
     assert_eq!(err.to_string(), message);
+    // Where serde's internally tagged enum puts it.
+    let serde_err = serde_json::from_str::<SerdePet>(text).unwrap_err();
+    assert_eq!(serde_err.to_string(), message);
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(tag = "type", expecting = "an animal, as an object with a `type`")]
+#[allow(dead_code)]
+enum SerdePet {
+    Cat { lives: u8 },
 }
 
 #[rstest]
