@@ -279,8 +279,13 @@ fn check_fields_named_like_tag(cx: &Ctxt, cont: &Container) {
 /// Container-level serde attributes that would change the enum's wire form
 /// conflict with ours; the others pass to serde (see the crate docs' table).
 fn check_container_serde_attrs(cx: &Ctxt, cont: &Container) {
+    // `rename_all(serialize = ..., deserialize = ...)` is two entries, one mistake.
+    let mut reported = std::collections::HashSet::new();
     for entry in &cont.serde {
         let key = entry.key.as_str();
+        if !reported.insert(key) {
+            continue;
+        }
         let message = match key {
             "tag" => conflict(key, "use `#[json_subtypes(tag = \"...\")]`"),
             "rename_all" => conflict(key, "use `#[json_subtypes(rename_all = \"...\")]`"),
@@ -312,7 +317,12 @@ fn conflict(key: &str, fix: &str) -> String {
 /// would be silently ignored; tags come from `#[json_subtypes(...)]`.
 fn check_variant_serde_attrs(cx: &Ctxt, cont: &Container) {
     for variant in &cont.variants {
+        // As on the enum: one error per key.
+        let mut reported = std::collections::HashSet::new();
         for entry in &variant.serde {
+            if !reported.insert(entry.key.as_str()) {
+                continue;
+            }
             let fix = match entry.key.as_str() {
                 "rename" => "use `#[json_subtypes(name = ...)]`",
                 "alias" => "use `#[json_subtypes(alias = ...)]`",
