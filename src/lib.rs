@@ -73,8 +73,9 @@
 //! | `rename = "..."` | variant | refused: write `#[json_subtypes(name = ...)]` |
 //! | `alias = "..."` | variant | refused: write `#[json_subtypes(alias = ...)]` |
 //! | `rename_all = "..."` | variant | honoured: renames the struct variant's fields, over the enum's `rename_all_fields` |
-//! | `skip`, `skip_deserializing` | variant | refused: every variant is a subtype that can be read; move it out of the enum |
+//! | `skip_deserializing` | variant | honoured: its tags are unknown on read (the fallback takes them, if any); it is still written. Refused on the fallback and on `nested` variants |
 //! | `skip_serializing` | variant | honoured: writing it is serde's error ``the enum variant Enum::Variant cannot be serialized``; it is still read |
+//! | `skip` | variant | honoured: both of the above |
 //! | `serialize_with`, `deserialize_with`, `with` | variant | honoured: the functions write and read the payload (a newtype's value, a struct variant's fields), the tag around them |
 //! | `bound = "..."` | variant | honoured: replaces the bounds inferred from that variant's fields |
 //! | `borrow`, `borrow = "'a"` | variant | honoured on newtype variants: the payload borrows from the input |

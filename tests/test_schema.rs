@@ -719,3 +719,41 @@ fn payloads_without_a_schema_are_described_as_anything() {
     assert!(valid(&json!({ "type": "Opaque", "anything": [1] })));
     assert!(!valid(&json!({ "type": "Missing" })));
 }
+
+// ---------------------------------------------------------------------------
+// Variants serde skips on one side are left out of that contract.
+
+#[json_subtypes(tag = "type")]
+#[derive(Debug, Clone, PartialEq)]
+enum Sided {
+    Both {
+        a: u8,
+    },
+    #[serde(skip_deserializing)]
+    WriteOnly {
+        b: u8,
+    },
+    #[serde(skip_serializing)]
+    ReadOnly {
+        c: u8,
+    },
+}
+
+#[test]
+fn skipped_variants_leave_their_contract() {
+    let tags = |schema: &Value| -> Vec<Value> {
+        one_of(schema).iter().map(|b| tag_of(b, "type")).collect()
+    };
+    let read = schema_of::<Sided>();
+    assert_eq!(tags(&read), [json!("Both"), json!("ReadOnly")]);
+    assert!(!validator(&read)(&json!({ "type": "WriteOnly", "b": 1 })));
+    assert!(validator(&read)(&json!({ "type": "ReadOnly", "c": 1 })));
+
+    let generator = SchemaSettings::draft2020_12()
+        .for_serialize()
+        .into_generator();
+    let written = serde_json::to_value(generator.into_root_schema_for::<Sided>()).unwrap();
+    assert_eq!(tags(&written), [json!("Both"), json!("WriteOnly")]);
+    let value = serde_json::to_value(Sided::WriteOnly { b: 1 }).unwrap();
+    assert!(validator(&written)(&value), "{value}");
+}

@@ -286,6 +286,112 @@ fn skip_serializing_reads_but_does_not_write(#[case] text: &str) {
 }
 
 // ---------------------------------------------------------------------------
+// Variant: `skip_deserializing` and `skip`: the tag is unknown on read, as
+// in serde; `skip` refuses writing too. A fallback takes the tag then.
+
+#[json_subtypes(tag = "type")]
+#[derive(Debug, PartialEq)]
+enum Hiding {
+    Shown {
+        a: u8,
+    },
+    #[serde(skip_deserializing)]
+    WriteOnly {
+        b: u8,
+    },
+    #[serde(skip)]
+    Never {
+        c: u8,
+    },
+}
+
+#[json_subtypes(tag = "type")]
+#[derive(Debug, PartialEq)]
+enum HidingWithFallback {
+    Shown {
+        a: u8,
+    },
+    #[serde(skip_deserializing)]
+    WriteOnly {
+        b: u8,
+    },
+    #[json_subtypes(fallback)]
+    Other(json_subtypes::Unknown),
+}
+
+#[rstest]
+#[case::write_only_tag_first(
+    r#"{"type":"WriteOnly","b":1}"#,
+    r#"unknown subtype tag "WriteOnly", expected "Shown" at line 1 column 19"#
+)]
+#[case::write_only_tag_last(
+    r#"{"b":1,"type":"WriteOnly"}"#,
+    r#"unknown subtype tag "WriteOnly", expected "Shown" at line 1 column 25"#
+)]
+#[case::never(
+    r#"{"type":"Never","c":1}"#,
+    r#"unknown subtype tag "Never", expected "Shown" at line 1 column 15"#
+)]
+fn skipped_variants_are_not_read(#[case] text: &str, #[case] message: &str) {
+    let err = serde_json::from_str::<Hiding>(text).unwrap_err();
+    assert_eq!(err.to_string(), message);
+}
+
+#[test]
+fn skipped_variants_write_unless_skipped_both_ways() {
+    let text = serde_json::to_string(&Hiding::WriteOnly { b: 1 }).unwrap();
+    assert_eq!(text, r#"{"type":"WriteOnly","b":1}"#);
+    let err = serde_json::to_string(&Hiding::Never { c: 1 }).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the enum variant Hiding::Never cannot be serialized"
+    );
+    let shown = Hiding::Shown { a: 2 };
+    let text = serde_json::to_string(&shown).unwrap();
+    assert_eq!(text, r#"{"type":"Shown","a":2}"#);
+    assert_eq!(serde_json::from_str::<Hiding>(&text).unwrap(), shown);
+    assert_eq!(
+        serde_json::from_str::<Hiding>(r#"{"a":2,"type":"Shown"}"#).unwrap(),
+        shown
+    );
+}
+
+#[rstest]
+#[case::tag_first(r#"{"type":"WriteOnly","b":1}"#)]
+#[case::tag_last(r#"{"b":1,"type":"WriteOnly"}"#)]
+fn a_skipped_variants_tag_lands_in_the_fallback(#[case] text: &str) {
+    let value = serde_json::from_str::<HidingWithFallback>(text).unwrap();
+    let HidingWithFallback::Other(unknown) = &value else {
+        panic!("{value:?}")
+    };
+    assert_eq!(unknown.tag::<String>().unwrap().unwrap(), "WriteOnly");
+    assert_eq!(serde_json::to_string(&value).unwrap(), text);
+}
+
+/// serde's own internally tagged enum says the same of a skipped tag.
+#[test]
+fn skipped_variants_are_unknown_to_serde_too() {
+    #[derive(Debug, Deserialize)]
+    #[serde(tag = "type")]
+    #[allow(dead_code)]
+    enum SerdeHiding {
+        Shown {
+            a: u8,
+        },
+        #[serde(skip_deserializing)]
+        WriteOnly {
+            b: u8,
+        },
+    }
+    let err = serde_json::from_str::<SerdeHiding>(r#"{"type":"WriteOnly","b":1}"#).unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("unknown variant `WriteOnly`, expected `Shown`"),
+        "{err}"
+    );
+}
+
+// ---------------------------------------------------------------------------
 // Variant: `serialize_with`, `deserialize_with`, `with`.
 
 #[derive(Debug, PartialEq, Serialize, Deserialize)]

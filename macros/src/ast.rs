@@ -54,6 +54,24 @@ impl Variant<'_> {
         self.is_nested() && self.serde.is_empty() && self.field_serde.iter().all(Vec::is_empty)
     }
 
+    /// Without `#[serde(skip)]` or `#[serde(skip_deserializing)]`: its tags
+    /// select it on read.
+    pub fn is_readable(&self) -> bool {
+        !self
+            .serde
+            .iter()
+            .any(|e| e.is("skip") || e.is("skip_deserializing"))
+    }
+
+    /// Without `#[serde(skip)]` or `#[serde(skip_serializing)]`: it can be
+    /// written.
+    pub fn is_writable(&self) -> bool {
+        !self
+            .serde
+            .iter()
+            .any(|e| e.is("skip") || e.is("skip_serializing"))
+    }
+
     /// The fields with their serde entries.
     pub fn fields(&self) -> impl Iterator<Item = (&syn::Field, &[SerdeEntry])> {
         self.original

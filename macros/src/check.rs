@@ -323,21 +323,26 @@ fn check_variant_serde_attrs(cx: &Ctxt, cont: &Container) {
             if !reported.insert(entry.key.as_str()) {
                 continue;
             }
-            let fix = match entry.key.as_str() {
-                "rename" => "use `#[json_subtypes(name = ...)]`",
-                "alias" => "use `#[json_subtypes(alias = ...)]`",
-                "other" | "untagged" => {
-                    "mark the variant that takes what no tag selects `#[json_subtypes(fallback)]`"
+            let key = &entry.key;
+            let message = match key.as_str() {
+                "rename" => {
+                    "`#[serde(rename)]` on a variant; use `#[json_subtypes(name = ...)]`".to_owned()
                 }
-                "skip" | "skip_deserializing" => {
-                    "every variant of a `#[json_subtypes]` enum is a subtype that can be read; move this one out of the enum"
+                "alias" => {
+                    "`#[serde(alias)]` on a variant; use `#[json_subtypes(alias = ...)]`".to_owned()
                 }
+                "other" | "untagged" => format!(
+                    "`#[serde({key})]` on a variant; mark the variant that takes what no tag selects `#[json_subtypes(fallback)]`"
+                ),
+                "skip" | "skip_deserializing" if variant.is_fallback() => format!(
+                    "`#[serde({key})]` on the fallback, which unknown tags read; remove one of the two"
+                ),
+                "skip" | "skip_deserializing" if variant.is_nested() => format!(
+                    "`#[serde({key})]` on a `nested` variant, whose tags are its child's; remove one of the two"
+                ),
                 _ => continue,
             };
-            cx.error_spanned_by(
-                &entry.path,
-                format!("`#[serde({})]` on a variant; {fix}", entry.key),
-            );
+            cx.error_spanned_by(&entry.path, message);
         }
     }
 }

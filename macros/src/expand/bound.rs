@@ -36,14 +36,18 @@ pub fn predicates(cont: &Container, dir: Direction, bound: TokenStream) -> Vec<W
         return custom;
     }
     // serde's derive leaves these fields to a function, a default or nothing.
-    let skipped = |entries: &[SerdeEntry]| {
+    // A variant's `skip`/`skip_deserializing` is not among them: the twin
+    // reads every variant (see `readable_in_twin`).
+    let skipped = |entries: &[SerdeEntry], variant: bool| {
         entries.iter().any(|e| {
-            e.is("skip")
-                || e.is("with")
+            e.is("with")
                 || match dir {
-                    Direction::Serialize => e.is("skip_serializing") || e.is("serialize_with"),
+                    Direction::Serialize => {
+                        e.is("skip") || e.is("skip_serializing") || e.is("serialize_with")
+                    }
                     Direction::Deserialize => {
-                        e.is("skip_deserializing") || e.is("deserialize_with")
+                        (!variant && (e.is("skip") || e.is("skip_deserializing")))
+                            || e.is("deserialize_with")
                     }
                 }
         })
@@ -56,13 +60,13 @@ pub fn predicates(cont: &Container, dir: Direction, bound: TokenStream) -> Vec<W
             own.extend(preds);
             continue;
         }
-        if skipped(&variant.serde) {
+        if skipped(&variant.serde, true) {
             continue;
         }
         for (field, entries) in variant.fields() {
             if let Some(preds) = custom(entries) {
                 own.extend(preds);
-            } else if !skipped(entries) {
+            } else if !skipped(entries, false) {
                 used.push(field.ty.to_token_stream());
             }
             let default = entries.iter().any(|e| e.is("default") && e.value.is_none());

@@ -82,6 +82,38 @@ fn without_serde_derives(attr: &Attribute) -> Option<Attribute> {
     }
 }
 
+/// A variant's `#[serde(...)]` for the twin, which must read every variant:
+/// serde numbers only the variants it reads, and the engine builds by
+/// declaration index. `skip_deserializing` is honoured by leaving the
+/// variant's tags out of the tables instead; `skip` keeps its half for
+/// writing.
+fn readable_in_twin(attr: &Attribute) -> Attribute {
+    type Metas = syn::punctuated::Punctuated<syn::Meta, syn::Token![,]>;
+    let Ok(metas) = attr.parse_args_with(Metas::parse_terminated) else {
+        // serde reports it.
+        return attr.clone();
+    };
+    let is = |m: &syn::Meta, key: &str| matches!(m, syn::Meta::Path(p) if p.is_ident(key));
+    if !metas
+        .iter()
+        .any(|m| is(m, "skip") || is(m, "skip_deserializing"))
+    {
+        return attr.clone();
+    }
+    let kept = metas
+        .iter()
+        .filter(|m| !is(m, "skip_deserializing"))
+        .map(|m| {
+            if is(m, "skip") {
+                let span = syn::spanned::Spanned::span(m);
+                quote::quote_spanned!(span=> skip_serializing)
+            } else {
+                quote!(#m)
+            }
+        });
+    syn::parse_quote!(#[serde(#(#kept),*)])
+}
+
 fn literal(value: &TagValue) -> TokenStream {
     let private = private();
     match value {
@@ -130,6 +162,7 @@ fn generate(cont: &Container) -> TokenStream {
     let twin_variants = item.variants.iter().map(|v| {
         let mut v = v.clone();
         v.attrs.retain(|a| a.path().is_ident("serde"));
+        v.attrs = v.attrs.iter().map(readable_in_twin).collect();
         for field in &mut v.fields {
             field.attrs.retain(|a| a.path().is_ident("serde"));
             field.vis = syn::Visibility::Inherited;
@@ -426,12 +459,13 @@ fn literal_tables(cont: &Container) -> TokenStream {
     let all_tags = cont
         .variants
         .iter()
+        .filter(|v| v.is_readable())
         .flat_map(|v| v.tags.iter().map(|t| literal(&t.value)));
     let arms = cont
         .variants
         .iter()
         .enumerate()
-        .filter(|(_, v)| !v.tags.is_empty())
+        .filter(|(_, v)| !v.tags.is_empty() && v.is_readable())
         .map(|(index, v)| {
             let index = index as u32;
             let patterns = v.tags.iter().map(|t| found_pattern(&t.value));
@@ -456,6 +490,7 @@ fn literal_tables(cont: &Container) -> TokenStream {
     let owned: Vec<TokenStream> = cont
         .variants
         .iter()
+        .filter(|v| v.is_readable())
         .flat_map(|v| {
             let owner = format!("{}::{}", name, v.ident());
             v.tags.iter().map(move |t| {
@@ -627,20 +662,26 @@ fn literal_tables(cont: &Container) -> TokenStream {
 fn typed_tables(cont: &Container, ty: &syn::Type) -> TokenStream {
     let private = private();
     let key = cont.tag_key().unwrap_or_default();
-    let checks = cont.variants.iter().enumerate().flat_map(|(index, v)| {
-        let index = index as u32;
-        v.tags.iter().map(move |t| {
-            let value = &t.tokens;
-            quote! {
-                if *__found == (#value) {
-                    return ::core::option::Option::Some(#index);
+    let checks = cont
+        .variants
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.is_readable())
+        .flat_map(|(index, v)| {
+            let index = index as u32;
+            v.tags.iter().map(move |t| {
+                let value = &t.tokens;
+                quote! {
+                    if *__found == (#value) {
+                        return ::core::option::Option::Some(#index);
+                    }
                 }
-            }
-        })
-    });
+            })
+        });
     let all_tags = cont
         .variants
         .iter()
+        .filter(|v| v.is_readable())
         .flat_map(|v| v.tags.iter().map(|t| &t.tokens));
     let tag = tag_arms(cont, |v| v.tags[0].tokens.clone());
     quote! {
@@ -687,6 +728,9 @@ fn presence_tables(cont: &Container) -> TokenStream {
     let private = private();
     let mut owners: Vec<(String, u128)> = Vec::new();
     for (index, variant) in cont.variants.iter().enumerate() {
+        if !variant.is_readable() {
+            continue;
+        }
         for field in &variant.attrs.when_fields {
             let bit = 1u128 << (index as u32 % 128);
             match owners.iter_mut().find(|(f, _)| *f == field.value()) {

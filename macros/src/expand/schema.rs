@@ -39,7 +39,30 @@ pub fn generate(cont: &Container) -> TokenStream {
         None => quote!(::core::option::Option::None),
     };
     let first_match = cont.attrs.first_match.is_some();
-    let parts = cont.variants.iter().map(|v| part(cont, v));
+    let skips = cont
+        .variants
+        .iter()
+        .any(|v| !v.is_readable() || !v.is_writable());
+    let parts: Vec<TokenStream> = cont.variants.iter().map(|v| part(cont, v)).collect();
+    // A variant serde skips on read (write) is left out of the deserialize
+    // (serialize) contract.
+    let parts = if skips {
+        let pushes = cont.variants.iter().zip(&parts).map(|(v, part)| {
+            match (v.is_writable(), v.is_readable()) {
+                (true, true) => quote!(__parts.push(#part);),
+                (true, false) => quote!(if __ser { __parts.push(#part); }),
+                (false, true) => quote!(if !__ser { __parts.push(#part); }),
+                (false, false) => quote!(),
+            }
+        });
+        quote! {{
+            let mut __parts = ::std::vec::Vec::new();
+            #(#pushes)*
+            __parts
+        }}
+    } else {
+        quote!(::std::vec![#(#parts),*])
+    };
     // A generic enum's name is shared by its instances; the id tells them
     // apart, and schemars numbers the names of distinct ids.
     let id = if cont.item.generics.params.is_empty() {
@@ -70,7 +93,7 @@ pub fn generate(cont: &Container) -> TokenStream {
                     __depth: u32,
                 ) -> ::std::vec::Vec<#private::schema::Part> {
                     let __ser = __generator.contract().is_serialize();
-                    ::std::vec![#(#parts),*]
+                    #parts
                 }
             }
 

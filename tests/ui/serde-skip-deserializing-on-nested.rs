@@ -1,10 +1,16 @@
 use json_subtypes::json_subtypes;
 
 #[json_subtypes(tag = "type")]
+enum Mammal {
+    Whale { length: u32 },
+}
+
+#[json_subtypes(tag = "type")]
 enum Animal {
     Dog { name: String },
+    #[json_subtypes(nested)]
     #[serde(skip_deserializing)]
-    Cat { lives: u8 },
+    Mammal(Mammal),
 }
 
 fn main() {}

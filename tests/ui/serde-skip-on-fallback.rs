@@ -3,8 +3,9 @@ use json_subtypes::json_subtypes;
 #[json_subtypes(tag = "type")]
 enum Animal {
     Dog { name: String },
+    #[json_subtypes(fallback)]
     #[serde(skip)]
-    Cat { lives: u8 },
+    Other(json_subtypes::Unknown),
 }
 
 fn main() {}
