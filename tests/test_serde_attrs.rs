@@ -368,6 +368,37 @@ fn a_skipped_variants_tag_lands_in_the_fallback(#[case] text: &str) {
     assert_eq!(serde_json::to_string(&value).unwrap(), text);
 }
 
+/// In presence mode a variant serde does not read needs no `when_field`.
+#[json_subtypes]
+#[derive(Debug, PartialEq)]
+enum Found {
+    #[json_subtypes(when_field = "skill")]
+    Developer { skill: String },
+    #[serde(skip_deserializing)]
+    Legacy { skill: String, team: String },
+}
+
+#[test]
+fn presence_mode_skips_unread_variants() {
+    let legacy = Found::Legacy {
+        skill: "rust".into(),
+        team: "core".into(),
+    };
+    assert_eq!(
+        serde_json::to_string(&legacy).unwrap(),
+        r#"{"skill":"rust","team":"core"}"#
+    );
+    // What it writes reads as the variant that is read.
+    for text in [r#"{"skill":"rust","team":"core"}"#, r#"{"skill":"rust"}"#] {
+        assert_eq!(
+            serde_json::from_str::<Found>(text).unwrap(),
+            Found::Developer {
+                skill: "rust".into()
+            }
+        );
+    }
+}
+
 /// serde's own internally tagged enum says the same of a skipped tag.
 #[test]
 fn skipped_variants_are_unknown_to_serde_too() {

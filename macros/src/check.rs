@@ -124,7 +124,8 @@ fn check_presence_variants(cx: &Ctxt, cont: &Container) {
         );
     }
     for variant in cont.variants.iter().filter(|v| !v.is_fallback()) {
-        if variant.attrs.when_fields.is_empty() {
+        // A variant serde does not read is never chosen, and needs no field.
+        if variant.attrs.when_fields.is_empty() && variant.is_readable() {
             cx.error_spanned_by(
                 variant.ident(),
                 "this variant can never be chosen: the enum has no `tag`; add `#[json_subtypes(when_field = \"...\")]` or `fallback`",
