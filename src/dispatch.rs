@@ -46,6 +46,10 @@ pub trait Dispatch<'de>: Sized {
     /// `max_depth = N`: how deeply values may nest.
     const MAX_DEPTH: u32 = crate::buffer::DEFAULT_MAX_DEPTH;
 
+    /// `#[serde(expecting = "...")]`: what a value of the wrong type is
+    /// told was expected, instead of our own wording.
+    const EXPECTING: Option<&'static str> = None;
+
     /// Whether variant `index` is `nested`.
     #[inline]
     fn is_nested(index: u32) -> bool {
@@ -142,6 +146,11 @@ pub trait Subtypes<'de> {
 
     /// The set's name (`Animal`, `dyn Shape`), for messages.
     fn name(&self) -> &str;
+
+    /// The set's own words for what a value of the wrong type lacks.
+    fn expecting(&self) -> Option<&str> {
+        None
+    }
 
     /// The fallback's index.
     fn fallback(&self) -> Option<u32>;
@@ -248,6 +257,10 @@ impl<'de, T: Dispatch<'de>> Subtypes<'de> for EnumSubtypes<T> {
 
     fn name(&self) -> &str {
         T::NAME
+    }
+
+    fn expecting(&self) -> Option<&str> {
+        T::EXPECTING
     }
 
     #[inline]
@@ -457,6 +470,9 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
     type Value = S::Value;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(expecting) = self.subtypes.expecting() {
+            return f.write_str(expecting);
+        }
         match self.subtypes.key() {
             Some(key) => write!(f, "a map with a `{key}` tag for {}", self.subtypes.name()),
             None => write!(f, "a map for {}", self.subtypes.name()),

@@ -651,6 +651,88 @@ fn escaped_strings_cannot_be_borrowed() {
     );
 }
 
+/// serde#2371: `&'static str` fields make serde's derive read from
+/// `'static` input only; the enum then reads from string literals.
+#[json_subtypes(tag = "type")]
+#[derive(Debug, PartialEq)]
+enum Label {
+    #[json_subtypes(name = "fixed")]
+    Fixed {
+        text: &'static str,
+        hint: Option<&'static str>,
+    },
+    #[json_subtypes(name = "named")]
+    Named(Named),
+}
+
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+struct Named {
+    #[serde(borrow)]
+    name: std::borrow::Cow<'static, str>,
+}
+
+#[rstest]
+#[case::tag_first(r#"{"type":"fixed","text":"hi","hint":"x"}"#)]
+#[case::tag_last(r#"{"text":"hi","hint":"x","type":"fixed"}"#)]
+fn static_str_fields_read_from_static_input(#[case] input: &'static str) {
+    let label: Label = serde_json::from_str(input).unwrap();
+    let Label::Fixed { text, hint } = &label else {
+        panic!("{label:?}")
+    };
+    assert!(points_into(text, input));
+    assert!(points_into(hint.unwrap(), input));
+    assert_eq!(
+        serde_json::to_string(&label).unwrap(),
+        r#"{"type":"fixed","text":"hi","hint":"x"}"#
+    );
+}
+
+#[rstest]
+#[case::tag_first(r#"{"type":"named","name":"Rex"}"#)]
+#[case::tag_last(r#"{"name":"Rex","type":"named"}"#)]
+fn static_borrowed_payload_reads_from_static_input(#[case] input: &'static str) {
+    let label: Label = serde_json::from_str(input).unwrap();
+    let Label::Named(Named { name }) = &label else {
+        panic!("{label:?}")
+    };
+    assert!(matches!(name, std::borrow::Cow::Borrowed(b) if points_into(b, input)));
+    assert_eq!(
+        serde_json::to_string(&label).unwrap(),
+        r#"{"type":"named","name":"Rex"}"#
+    );
+}
+
+// ---------------------------------------------------------------------------
+// Payloads behind `Box`, `Rc` and `Arc` (serde's `rc` feature).
+
+#[json_subtypes(tag = "type")]
+#[derive(Debug, PartialEq)]
+enum Kennel {
+    Boxed(Box<Dog>),
+    Counted(std::rc::Rc<Dog>),
+    Shared(std::sync::Arc<Dog>),
+}
+
+fn rex() -> Dog {
+    Dog {
+        name: "Rex".into(),
+        age: 3,
+        toys: vec![],
+    }
+}
+
+#[rstest]
+#[case::boxed(Kennel::Boxed(Box::new(rex())), "Boxed")]
+#[case::rc(Kennel::Counted(std::rc::Rc::new(rex())), "Counted")]
+#[case::arc(Kennel::Shared(std::sync::Arc::new(rex())), "Shared")]
+fn payloads_behind_pointers_read_and_write(#[case] value: Kennel, #[case] tag: &str) {
+    let text = serde_json::to_string(&value).unwrap();
+    assert_eq!(text, format!(r#"{{"type":"{tag}","name":"Rex","age":3}}"#));
+    assert_eq!(serde_json::from_str::<Kennel>(&text).unwrap(), value);
+    let last = format!(r#"{{"name":"Rex","age":3,"type":"{tag}"}}"#);
+    assert_eq!(serde_json::from_str::<Kennel>(&last).unwrap(), value);
+}
+
 // ---------------------------------------------------------------------------
 // 128-bit integers.
 

@@ -338,3 +338,95 @@ fn typed_tags_fall_back(#[case] text: &str) {
         Pet::Dog(Dog { name: "p".into() })
     );
 }
+
+// ---------------------------------------------------------------------------
+// Fallbacks behind `Box`, `Rc` and `Arc`, and a generic one.
+
+#[json_subtypes(tag = "type")]
+#[derive(Debug, Clone, PartialEq)]
+enum Boxed {
+    #[json_subtypes(name = "dog")]
+    Dog(Box<Dog>),
+    #[json_subtypes(fallback)]
+    Other(Box<Unknown>),
+}
+
+#[json_subtypes(tag = "type")]
+#[derive(Debug, Clone, PartialEq)]
+enum Counted {
+    #[json_subtypes(name = "dog")]
+    Dog(std::rc::Rc<Dog>),
+    #[json_subtypes(fallback)]
+    Other(std::rc::Rc<Unknown>),
+}
+
+#[json_subtypes(tag = "type")]
+#[derive(Debug, Clone, PartialEq)]
+enum Shared {
+    #[json_subtypes(name = "dog")]
+    Dog(std::sync::Arc<Dog>),
+    #[json_subtypes(fallback)]
+    Other(std::sync::Arc<Unknown>),
+}
+
+#[json_subtypes(tag = "type")]
+#[derive(Debug, Clone, PartialEq)]
+enum Open<T> {
+    #[json_subtypes(name = "dog")]
+    Dog(Dog),
+    #[json_subtypes(fallback)]
+    Other(Box<T>),
+}
+
+#[rstest]
+#[case::tag_first(r#"{"type":"cow","moo":true}"#)]
+#[case::tag_last(r#"{"moo":true,"type":"cow"}"#)]
+#[case::missing_tag(r#"{"moo":true}"#)]
+fn fallbacks_behind_pointers_keep_the_object(#[case] text: &str) {
+    // As a plain `Unknown` fallback reads it, the tag key included.
+    let unknown = other(text);
+
+    let boxed: Boxed = serde_json::from_str(text).unwrap();
+    assert_eq!(boxed, Boxed::Other(Box::new(unknown.clone())));
+    assert_eq!(serde_json::to_string(&boxed).unwrap(), text);
+
+    let counted: Counted = serde_json::from_str(text).unwrap();
+    assert_eq!(counted, Counted::Other(std::rc::Rc::new(unknown.clone())));
+    assert_eq!(serde_json::to_string(&counted).unwrap(), text);
+
+    let shared: Shared = serde_json::from_str(text).unwrap();
+    assert_eq!(shared, Shared::Other(std::sync::Arc::new(unknown.clone())));
+    assert_eq!(serde_json::to_string(&shared).unwrap(), text);
+
+    let open: Open<Unknown> = serde_json::from_str(text).unwrap();
+    assert_eq!(open, Open::Other(Box::new(unknown)));
+    assert_eq!(serde_json::to_string(&open).unwrap(), text);
+}
+
+#[rstest]
+#[case::tag_first(r#"{"type":"dog","name":"Rex"}"#)]
+#[case::tag_last(r#"{"name":"Rex","type":"dog"}"#)]
+fn known_tags_beside_a_boxed_fallback(#[case] text: &str) {
+    let rex = Dog { name: "Rex".into() };
+    let written = r#"{"type":"dog","name":"Rex"}"#;
+    let boxed: Boxed = serde_json::from_str(text).unwrap();
+    assert_eq!(boxed, Boxed::Dog(Box::new(rex.clone())));
+    assert_eq!(serde_json::to_string(&boxed).unwrap(), written);
+    let counted: Counted = serde_json::from_str(text).unwrap();
+    assert_eq!(counted, Counted::Dog(std::rc::Rc::new(rex.clone())));
+    assert_eq!(serde_json::to_string(&counted).unwrap(), written);
+    let shared: Shared = serde_json::from_str(text).unwrap();
+    assert_eq!(shared, Shared::Dog(std::sync::Arc::new(rex.clone())));
+    assert_eq!(serde_json::to_string(&shared).unwrap(), written);
+}
+
+/// A generic fallback is checked by its `Deserialize` at run time, as serde
+/// checks it: a `T` that cannot hold an object is the serde error.
+#[test]
+fn a_generic_fallback_that_cannot_hold_an_object_is_a_read_error() {
+    let err = serde_json::from_str::<Open<String>>(r#"{"type":"cow"}"#).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid type: map, expected a string at line 1 column 14"
+    );
+}

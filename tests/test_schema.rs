@@ -562,6 +562,9 @@ enum Fields {
         #[serde(with = "as_text")]
         custom: u8,
     },
+    // A variant's own rule wins over the enum's.
+    #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+    B { last_name: String },
 }
 
 fn seven() -> u8 {
@@ -601,6 +604,16 @@ fn struct_variant_fields_follow_their_serde_attributes() {
     assert!(!valid(
         &json!({ "t": "A", "firstName": "x", "in": 1, "custom": "5", "extra": 1 })
     ));
+    let b = &one_of(&schema)[1];
+    let mut names: Vec<&String> = b["properties"].as_object().unwrap().keys().collect();
+    names.sort();
+    assert_eq!(names, ["LAST_NAME", "t"]);
+    let instance = serde_json::to_value(Fields::B {
+        last_name: "y".into(),
+    })
+    .unwrap();
+    assert_eq!(instance, json!({ "t": "B", "LAST_NAME": "y" }));
+    assert!(valid(&instance));
 
     // The serialize contract uses the written names.
     let generator = SchemaSettings::draft2020_12()
@@ -705,4 +718,42 @@ fn payloads_without_a_schema_are_described_as_anything() {
     let valid = validator(&schema);
     assert!(valid(&json!({ "type": "Opaque", "anything": [1] })));
     assert!(!valid(&json!({ "type": "Missing" })));
+}
+
+// ---------------------------------------------------------------------------
+// Variants serde skips on one side are left out of that contract.
+
+#[json_subtypes(tag = "type")]
+#[derive(Debug, Clone, PartialEq)]
+enum Sided {
+    Both {
+        a: u8,
+    },
+    #[serde(skip_deserializing)]
+    WriteOnly {
+        b: u8,
+    },
+    #[serde(skip_serializing)]
+    ReadOnly {
+        c: u8,
+    },
+}
+
+#[test]
+fn skipped_variants_leave_their_contract() {
+    let tags = |schema: &Value| -> Vec<Value> {
+        one_of(schema).iter().map(|b| tag_of(b, "type")).collect()
+    };
+    let read = schema_of::<Sided>();
+    assert_eq!(tags(&read), [json!("Both"), json!("ReadOnly")]);
+    assert!(!validator(&read)(&json!({ "type": "WriteOnly", "b": 1 })));
+    assert!(validator(&read)(&json!({ "type": "ReadOnly", "c": 1 })));
+
+    let generator = SchemaSettings::draft2020_12()
+        .for_serialize()
+        .into_generator();
+    let written = serde_json::to_value(generator.into_root_schema_for::<Sided>()).unwrap();
+    assert_eq!(tags(&written), [json!("Both"), json!("WriteOnly")]);
+    let value = serde_json::to_value(Sided::WriteOnly { b: 1 }).unwrap();
+    assert!(validator(&written)(&value), "{value}");
 }

@@ -8,10 +8,13 @@ use syn::{Fields, Ident, ItemEnum};
 use crate::attr::{tag_value, typed_value, ContainerAttrs, Spanned, TagValue, VariantAttrs};
 use crate::case::RenameRule;
 use crate::ctx::Ctxt;
+use crate::serde_attr::{serde_entries, SerdeEntry};
 
 pub struct Container<'a> {
     pub item: &'a ItemEnum,
     pub attrs: ContainerAttrs,
+    /// The enum's `#[serde(...)]` entries.
+    pub serde: Vec<SerdeEntry>,
     pub variants: Vec<Variant<'a>>,
 }
 
@@ -30,6 +33,10 @@ pub struct Variant<'a> {
     /// empty for a fallback and in presence mode.
     pub tags: Vec<Spanned<TagValue>>,
     pub attrs: VariantAttrs,
+    /// The variant's `#[serde(...)]` entries.
+    pub serde: Vec<SerdeEntry>,
+    /// Each field's `#[serde(...)]` entries, in field order.
+    pub field_serde: Vec<Vec<SerdeEntry>>,
 }
 
 impl Variant<'_> {
@@ -41,20 +48,39 @@ impl Variant<'_> {
         self.attrs.nested.is_some()
     }
 
-    /// The payload type of a newtype variant.
     /// A `nested` variant the parent may build straight from the child's
     /// resolution: no serde attribute changes how its payload is read.
     pub fn is_direct_nested(&self) -> bool {
-        let is_serde = |a: &syn::Attribute| a.path().is_ident("serde");
-        self.is_nested()
-            && !self.original.attrs.iter().any(is_serde)
-            && !self
-                .original
-                .fields
-                .iter()
-                .any(|f| f.attrs.iter().any(is_serde))
+        self.is_nested() && self.serde.is_empty() && self.field_serde.iter().all(Vec::is_empty)
     }
 
+    /// Without `#[serde(skip)]` or `#[serde(skip_deserializing)]`: its tags
+    /// select it on read.
+    pub fn is_readable(&self) -> bool {
+        !self
+            .serde
+            .iter()
+            .any(|e| e.is("skip") || e.is("skip_deserializing"))
+    }
+
+    /// Without `#[serde(skip)]` or `#[serde(skip_serializing)]`: it can be
+    /// written.
+    pub fn is_writable(&self) -> bool {
+        !self
+            .serde
+            .iter()
+            .any(|e| e.is("skip") || e.is("skip_serializing"))
+    }
+
+    /// The fields with their serde entries.
+    pub fn fields(&self) -> impl Iterator<Item = (&syn::Field, &[SerdeEntry])> {
+        self.original
+            .fields
+            .iter()
+            .zip(self.field_serde.iter().map(Vec::as_slice))
+    }
+
+    /// The payload type of a newtype variant.
     pub fn payload(&self) -> Option<&syn::Type> {
         match (&self.original.fields, self.style) {
             (Fields::Unnamed(f), Style::Newtype) => f.unnamed.first().map(|f| &f.ty),
@@ -115,18 +141,63 @@ impl<'a> Container<'a> {
                     style,
                     tags,
                     attrs,
+                    serde: serde_entries(&original.attrs),
+                    field_serde: original
+                        .fields
+                        .iter()
+                        .map(|f| serde_entries(&f.attrs))
+                        .collect(),
                 }
             })
             .collect();
         Container {
             item,
             attrs,
+            serde: serde_entries(&item.attrs),
             variants,
         }
     }
 
     pub fn ident(&self) -> &Ident {
         &self.item.ident
+    }
+
+    /// serde's rule for a struct variant's field names, for writing (`ser`)
+    /// or reading: the variant's `rename_all`, else the enum's
+    /// `rename_all_fields`.
+    pub fn field_rule(&self, variant: &Variant, ser: bool) -> Option<RenameRule> {
+        let rule = |entries: &[SerdeEntry], key: &str| {
+            entries
+                .iter()
+                .filter(|e| {
+                    e.is(key)
+                        && if ser {
+                            e.applies_to_ser()
+                        } else {
+                            e.applies_to_de()
+                        }
+                })
+                .filter_map(|e| RenameRule::from_str(&e.value.as_ref()?.value()))
+                .next_back()
+        };
+        rule(&variant.serde, "rename_all").or_else(|| rule(&self.serde, "rename_all_fields"))
+    }
+
+    /// The string of the enum's `#[serde(key = "...")]`, for writing (`ser`)
+    /// or reading.
+    pub fn serde_value(&self, key: &str, ser: bool) -> Option<String> {
+        self.serde
+            .iter()
+            .filter(|e| {
+                e.is(key)
+                    && if ser {
+                        e.applies_to_ser()
+                    } else {
+                        e.applies_to_de()
+                    }
+            })
+            .filter_map(|e| Some(e.value.as_ref()?.value()))
+            .next_back()
     }
 
     pub fn tag_key(&self) -> Option<&str> {

@@ -1,4 +1,4 @@
-//! serde's `rename_all` rules, applied to variant names.
+//! serde's `rename_all` rules, applied to variant and field names.
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum RenameRule {
@@ -54,6 +54,40 @@ impl RenameRule {
             RenameRule::ScreamingKebab => RenameRule::ScreamingSnake
                 .apply_to_variant(variant)
                 .replace('_', "-"),
+        }
+    }
+
+    /// serde's `rename_all_fields` rules, applied to a snake_case field name.
+    pub fn apply_to_field(self, field: &str) -> String {
+        match self {
+            RenameRule::Lower | RenameRule::Snake => field.to_owned(),
+            RenameRule::Upper | RenameRule::ScreamingSnake => field.to_ascii_uppercase(),
+            RenameRule::Pascal => {
+                let mut pascal = String::new();
+                let mut capitalize = true;
+                for ch in field.chars() {
+                    if ch == '_' {
+                        capitalize = true;
+                    } else if capitalize {
+                        pascal.push(ch.to_ascii_uppercase());
+                        capitalize = false;
+                    } else {
+                        pascal.push(ch);
+                    }
+                }
+                pascal
+            }
+            RenameRule::Camel => {
+                let pascal = RenameRule::Pascal.apply_to_field(field);
+                match pascal.chars().next() {
+                    Some(first) => {
+                        first.to_ascii_lowercase().to_string() + &pascal[first.len_utf8()..]
+                    }
+                    None => pascal,
+                }
+            }
+            RenameRule::Kebab => field.replace('_', "-"),
+            RenameRule::ScreamingKebab => field.to_ascii_uppercase().replace('_', "-"),
         }
     }
 }

@@ -6,18 +6,16 @@ use std::collections::HashMap;
 use proc_macro2::TokenStream;
 use quote::ToTokens;
 use syn::ext::IdentExt;
-use syn::{Attribute, Expr, LitStr};
+use syn::Attribute;
 
 use crate::ast::{Container, Style};
 use crate::attr::TagValue;
 use crate::ctx::Ctxt;
-use crate::serde_attr::serde_entries;
 
 pub fn check(cx: &Ctxt, cont: &Container) {
     check_tag_present(cx, cont);
     check_has_variants(cx, cont);
     check_one_fallback(cx, cont);
-    check_fallback_payload(cx, cont);
     check_fallback_has_no_tag(cx, cont);
     check_when_field_needs_presence(cx, cont);
     check_presence_variants(cx, cont);
@@ -60,42 +58,6 @@ fn check_one_fallback(cx: &Ctxt, cont: &Container) {
             extra,
             "a second fallback variant; keep `fallback` on one variant only",
         );
-    }
-}
-
-/// A fallback receives the whole object; a scalar or sequence cannot hold it.
-fn check_fallback_payload(cx: &Ctxt, cont: &Container) {
-    const NOT_MAPS: &[&str] = &[
-        "String", "str", "bool", "char", "u8", "u16", "u32", "u64", "u128", "usize", "i8", "i16",
-        "i32", "i64", "i128", "isize", "f32", "f64", "Vec", "VecDeque", "Box",
-    ];
-    for variant in cont.variants.iter().filter(|v| v.is_fallback()) {
-        if variant.style != Style::Newtype {
-            continue;
-        }
-        let field = variant.original.fields.iter().next().unwrap();
-        let name = match &field.ty {
-            syn::Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
-            syn::Type::Reference(r) => match &*r.elem {
-                syn::Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
-                _ => None,
-            },
-            syn::Type::Tuple(_) | syn::Type::Array(_) | syn::Type::Slice(_) => {
-                Some("a sequence".to_owned())
-            }
-            _ => None,
-        };
-        if let Some(name) = name.filter(|n| NOT_MAPS.contains(&n.as_str()) || n == "a sequence") {
-            let name = if name == "a sequence" {
-                name
-            } else {
-                format!("`{name}`")
-            };
-            cx.error_spanned_by(
-                &field.ty,
-                format!("a fallback receives the whole object and {name} cannot hold it; use `json_subtypes::Unknown` or a struct"),
-            );
-        }
     }
 }
 
@@ -162,7 +124,8 @@ fn check_presence_variants(cx: &Ctxt, cont: &Container) {
         );
     }
     for variant in cont.variants.iter().filter(|v| !v.is_fallback()) {
-        if variant.attrs.when_fields.is_empty() {
+        // A variant serde does not read is never chosen, and needs no field.
+        if variant.attrs.when_fields.is_empty() && variant.is_readable() {
             cx.error_spanned_by(
                 variant.ident(),
                 "this variant can never be chosen: the enum has no `tag`; add `#[json_subtypes(when_field = \"...\")]` or `fallback`",
@@ -272,22 +235,34 @@ fn check_fields_named_like_tag(cx: &Ctxt, cont: &Container) {
         if variant.style != Style::Struct {
             continue;
         }
-        for field in &variant.original.fields {
+        for (field, entries) in variant.fields() {
             let Some(ident) = &field.ident else { continue };
-            let entries: Vec<(String, Option<LitStr>)> = serde_entries(&field.attrs)
-                .into_iter()
-                .map(|(key, _, value)| (key, value))
-                .collect();
             let mut offenders: Vec<TokenStream> = entries
                 .iter()
-                .filter(|(key, _)| key == "rename" || key == "alias")
-                .filter_map(|(_, value)| value.as_ref())
+                .filter(|e| e.is("rename") || e.is("alias"))
+                .filter_map(|e| e.value.as_ref())
                 .filter(|lit| lit.value() == tag)
                 .map(|lit| lit.to_token_stream())
                 .collect();
-            // Without a rename, serde reads and writes the field's own name.
-            let renamed = entries.iter().any(|(key, _)| key == "rename");
-            if !renamed && ident.unraw() == tag {
+            // Without a rename, serde reads and writes the field's own name,
+            // after the variant's `rename_all` or the enum's `rename_all_fields`.
+            let own = ident.unraw().to_string();
+            let unrenamed = |ser: bool| {
+                let renamed = entries.iter().any(|e| {
+                    e.is("rename")
+                        && if ser {
+                            e.applies_to_ser()
+                        } else {
+                            e.applies_to_de()
+                        }
+                });
+                let name = match cont.field_rule(variant, ser) {
+                    Some(rule) => rule.apply_to_field(&own),
+                    None => own.clone(),
+                };
+                !renamed && name == tag
+            };
+            if unrenamed(false) || unrenamed(true) {
                 offenders.push(ident.to_token_stream());
             }
             for tokens in offenders {
@@ -303,76 +278,74 @@ fn check_fields_named_like_tag(cx: &Ctxt, cont: &Container) {
 }
 
 /// Container-level serde attributes that would change the enum's wire form
-/// conflict with ours.
+/// conflict with ours; the others pass to serde (see the crate docs' table).
 fn check_container_serde_attrs(cx: &Ctxt, cont: &Container) {
-    for attr in cont
-        .item
-        .attrs
-        .iter()
-        .filter(|a| a.path().is_ident("serde"))
-    {
-        let _ = attr.parse_nested_meta(|meta| {
-            let key = meta.path.to_token_stream().to_string();
-            let fix = match key.as_str() {
-                "tag" => Some("use `#[json_subtypes(tag = \"...\")]`"),
-                "rename_all" => Some("use `#[json_subtypes(rename_all = \"...\")]`"),
-                "content" | "untagged" | "remote" | "from" | "try_from" | "into"
-                | "transparent" => Some("remove it; `#[json_subtypes]` decides the enum's form"),
-                _ => None,
-            };
-            if let Some(fix) = fix {
-                cx.error_spanned_by(
-                    &meta.path,
-                    format!("`#[serde({key})]` conflicts with `#[json_subtypes]`; {fix}"),
-                );
+    // `rename_all(serialize = ..., deserialize = ...)` is two entries, one mistake.
+    let mut reported = std::collections::HashSet::new();
+    for entry in &cont.serde {
+        let key = entry.key.as_str();
+        if !reported.insert(key) {
+            continue;
+        }
+        let message = match key {
+            "tag" => conflict(key, "use `#[json_subtypes(tag = \"...\")]`"),
+            "rename_all" => conflict(key, "use `#[json_subtypes(rename_all = \"...\")]`"),
+            "untagged" => conflict(
+                key,
+                "to pick variants by their fields, put `#[json_subtypes(when_field = \"...\")]` on them",
+            ),
+            "content" => conflict(
+                key,
+                "remove it; `#[json_subtypes]` writes the payload's fields beside the tag",
+            ),
+            "remote" | "from" | "try_from" | "into" | "transparent" | "variant_identifier"
+            | "field_identifier" => {
+                conflict(key, "remove it; `#[json_subtypes]` decides the enum's form")
             }
-            skip_value(&meta)
-        });
+            "default" => "`#[serde(default)]` is for structs; put it on the payload struct or on the fields of a struct variant".to_owned(),
+            "crate" => "`#[serde(crate)]` is not needed: `#[json_subtypes]` reaches serde through `json_subtypes`; remove it".to_owned(),
+            _ => continue,
+        };
+        cx.error_spanned_by(&entry.path, message);
     }
 }
 
-/// Variant-level serde attributes that rename or hide variants would be
-/// silently ignored; tags come from `#[json_subtypes(name, alias)]`.
+fn conflict(key: &str, fix: &str) -> String {
+    format!("`#[serde({key})]` conflicts with `#[json_subtypes]`; {fix}")
+}
+
+/// Variant-level serde attributes that rename, hide or catch variants
+/// would be silently ignored; tags come from `#[json_subtypes(...)]`.
 fn check_variant_serde_attrs(cx: &Ctxt, cont: &Container) {
     for variant in &cont.variants {
-        for attr in variant
-            .original
-            .attrs
-            .iter()
-            .filter(|a| a.path().is_ident("serde"))
-        {
-            let _ = attr.parse_nested_meta(|meta| {
-                let key = meta.path.to_token_stream().to_string();
-                let fix = match key.as_str() {
-                    "rename" => Some("use `#[json_subtypes(name = ...)]`"),
-                    "alias" => Some("use `#[json_subtypes(alias = ...)]`"),
-                    "skip" | "skip_serializing" | "skip_deserializing" | "other" | "untagged"
-                    | "serialize_with" | "deserialize_with" | "with" => {
-                        Some("it is not supported on the variants of a `#[json_subtypes]` enum")
-                    }
-                    _ => None,
-                };
-                if let Some(fix) = fix {
-                    cx.error_spanned_by(
-                        &meta.path,
-                        format!("`#[serde({key})]` on a variant; {fix}"),
-                    );
+        // As on the enum: one error per key.
+        let mut reported = std::collections::HashSet::new();
+        for entry in &variant.serde {
+            if !reported.insert(entry.key.as_str()) {
+                continue;
+            }
+            let key = &entry.key;
+            let message = match key.as_str() {
+                "rename" => {
+                    "`#[serde(rename)]` on a variant; use `#[json_subtypes(name = ...)]`".to_owned()
                 }
-                skip_value(&meta)
-            });
+                "alias" => {
+                    "`#[serde(alias)]` on a variant; use `#[json_subtypes(alias = ...)]`".to_owned()
+                }
+                "other" | "untagged" => format!(
+                    "`#[serde({key})]` on a variant; mark the variant that takes what no tag selects `#[json_subtypes(fallback)]`"
+                ),
+                "skip" | "skip_deserializing" if variant.is_fallback() => format!(
+                    "`#[serde({key})]` on the fallback, which unknown tags read; remove one of the two"
+                ),
+                "skip" | "skip_deserializing" if variant.is_nested() => format!(
+                    "`#[serde({key})]` on a `nested` variant, whose tags are its child's; remove one of the two"
+                ),
+                _ => continue,
+            };
+            cx.error_spanned_by(&entry.path, message);
         }
     }
-}
-
-fn skip_value(meta: &syn::meta::ParseNestedMeta) -> syn::Result<()> {
-    if meta.input.peek(syn::Token![=]) {
-        let _: Expr = meta.value()?.parse()?;
-    } else if meta.input.peek(syn::token::Paren) {
-        let content;
-        syn::parenthesized!(content in meta.input);
-        let _: proc_macro2::TokenStream = content.parse()?;
-    }
-    Ok(())
 }
 
 /// A nested variant holds one enum with the same tag key and literal tags,

@@ -1,38 +1,98 @@
 //! Trait bounds for generic enums, inferred as serde infers them: every type
 //! parameter that appears in a field needs the trait, unless the container
-//! says otherwise with `#[serde(bound = "...")]`.
+//! says otherwise with `#[serde(bound = "...")]` (on the enum, a variant or
+//! a field).
 
 use proc_macro2::{TokenStream, TokenTree};
 use quote::ToTokens;
 use syn::{Generics, WherePredicate};
 
 use crate::ast::Container;
+use crate::serde_attr::SerdeEntry;
 
 pub enum Direction {
     Serialize,
     Deserialize,
 }
 
-/// The where-predicates a generated impl needs.
+/// The where-predicates a generated impl needs: the enum's `bound` if it
+/// has one, else `bound` on each type parameter used by a field that we
+/// (de)serialize, plus each variant's and field's own `bound`, as serde's
+/// derive writes them.
 pub fn predicates(cont: &Container, dir: Direction, bound: TokenStream) -> Vec<WherePredicate> {
-    if let Some(custom) = custom_bound(cont, &dir) {
+    let applies = |e: &SerdeEntry| match dir {
+        Direction::Serialize => e.applies_to_ser(),
+        Direction::Deserialize => e.applies_to_de(),
+    };
+    let custom = |entries: &[SerdeEntry]| {
+        entries
+            .iter()
+            .filter(|e| e.is("bound") && applies(e))
+            .filter_map(|e| e.value.as_ref())
+            .next_back()
+            .map(parse_predicates)
+    };
+    if let Some(custom) = custom(&cont.serde) {
         return custom;
     }
-    let generics = &cont.item.generics;
-    let used: Vec<TokenStream> = cont
-        .variants
-        .iter()
-        .flat_map(|v| v.original.fields.iter())
-        .map(|f| f.ty.to_token_stream())
-        .collect();
-    generics
-        .type_params()
-        .filter(|param| used.iter().any(|ty| mentions(ty, &param.ident)))
-        .map(|param| {
-            let ident = &param.ident;
-            syn::parse_quote!(#ident: #bound)
+    // serde's derive leaves these fields to a function, a default or nothing.
+    // A variant's `skip`/`skip_deserializing` is not among them: the twin
+    // reads every variant (see `readable_in_twin`).
+    let skipped = |entries: &[SerdeEntry], variant: bool| {
+        entries.iter().any(|e| {
+            e.is("with")
+                || match dir {
+                    Direction::Serialize => {
+                        e.is("skip") || e.is("skip_serializing") || e.is("serialize_with")
+                    }
+                    Direction::Deserialize => {
+                        (!variant && (e.is("skip") || e.is("skip_deserializing")))
+                            || e.is("deserialize_with")
+                    }
+                }
         })
-        .collect()
+    };
+    let mut own = Vec::new();
+    let mut used: Vec<TokenStream> = Vec::new();
+    let mut defaulted: Vec<TokenStream> = Vec::new();
+    for variant in &cont.variants {
+        if let Some(preds) = custom(&variant.serde) {
+            own.extend(preds);
+            continue;
+        }
+        if skipped(&variant.serde, true) {
+            continue;
+        }
+        for (field, entries) in variant.fields() {
+            if let Some(preds) = custom(entries) {
+                own.extend(preds);
+            } else if !skipped(entries, false) {
+                used.push(field.ty.to_token_stream());
+            }
+            let default = entries.iter().any(|e| e.is("default") && e.value.is_none());
+            if matches!(dir, Direction::Deserialize) && default {
+                defaulted.push(field.ty.to_token_stream());
+            }
+        }
+    }
+    let generics = &cont.item.generics;
+    let with_bound = |types: &[TokenStream], bound: &TokenStream| -> Vec<WherePredicate> {
+        generics
+            .type_params()
+            .filter(|param| types.iter().any(|ty| mentions(ty, &param.ident)))
+            .map(|param| {
+                let ident = &param.ident;
+                syn::parse_quote!(#ident: #bound)
+            })
+            .collect()
+    };
+    let mut out = with_bound(&used, &bound);
+    out.extend(with_bound(
+        &defaulted,
+        &quote::quote!(::core::default::Default),
+    ));
+    out.extend(own);
+    out
 }
 
 fn mentions(tokens: &TokenStream, ident: &syn::Ident) -> bool {
@@ -41,46 +101,6 @@ fn mentions(tokens: &TokenStream, ident: &syn::Ident) -> bool {
         TokenTree::Group(g) => mentions(&g.stream(), ident),
         _ => false,
     })
-}
-
-/// `#[serde(bound = "T: Trait")]` or `#[serde(bound(serialize = "...", deserialize = "..."))]`.
-fn custom_bound(cont: &Container, dir: &Direction) -> Option<Vec<WherePredicate>> {
-    let mut found: Option<Vec<WherePredicate>> = None;
-    for attr in cont
-        .item
-        .attrs
-        .iter()
-        .filter(|a| a.path().is_ident("serde"))
-    {
-        let _ = attr.parse_nested_meta(|meta| {
-            if meta.path.is_ident("bound") {
-                if meta.input.peek(syn::Token![=]) {
-                    let lit: syn::LitStr = meta.value()?.parse()?;
-                    found = Some(parse_predicates(&lit));
-                } else {
-                    meta.parse_nested_meta(|inner| {
-                        let lit: syn::LitStr = inner.value()?.parse()?;
-                        let wanted = match dir {
-                            Direction::Serialize => inner.path.is_ident("serialize"),
-                            Direction::Deserialize => inner.path.is_ident("deserialize"),
-                        };
-                        if wanted {
-                            found = Some(parse_predicates(&lit));
-                        }
-                        Ok(())
-                    })?;
-                }
-            } else if meta.input.peek(syn::Token![=]) {
-                let _: syn::Expr = meta.value()?.parse()?;
-            } else if meta.input.peek(syn::token::Paren) {
-                let content;
-                syn::parenthesized!(content in meta.input);
-                let _: TokenStream = content.parse()?;
-            }
-            Ok(())
-        });
-    }
-    found
 }
 
 fn parse_predicates(lit: &syn::LitStr) -> Vec<WherePredicate> {
@@ -102,10 +122,16 @@ pub fn with_predicates(generics: &Generics, extra: Vec<WherePredicate>) -> Gener
     out
 }
 
-/// `generics` with a leading `'__de` lifetime outliving every lifetime of the type.
-pub fn with_de_lifetime(generics: &Generics) -> Generics {
+/// `generics` with a leading `'__de` lifetime outliving every lifetime of
+/// the type, and `'static` where serde's derive reads from `'static` data
+/// (serde writes `Deserialize<'static>` then, and its twin needs it).
+pub fn with_de_lifetime(cont: &Container) -> Generics {
+    let generics = &cont.item.generics;
     let mut out = generics.clone();
-    let bounds: Vec<_> = generics.lifetimes().map(|l| l.lifetime.clone()).collect();
+    let mut bounds: Vec<syn::Lifetime> = generics.lifetimes().map(|l| l.lifetime.clone()).collect();
+    if borrows_static(cont) {
+        bounds.push(syn::parse_quote!('static));
+    }
     let de: syn::LifetimeParam = if bounds.is_empty() {
         syn::parse_quote!('__de)
     } else {
@@ -113,4 +139,88 @@ pub fn with_de_lifetime(generics: &Generics) -> Generics {
     };
     out.params.insert(0, syn::GenericParam::Lifetime(de));
     out
+}
+
+/// Whether a field serde borrows from borrows `'static`: one with
+/// `#[serde(borrow)]` (on it or on its newtype variant) naming `'static` or
+/// over a type mentioning it, or a `&'static str`/`&'static [u8]` (or an
+/// `Option` of one), which serde always borrows.
+fn borrows_static(cont: &Container) -> bool {
+    let skipped = |e: &SerdeEntry| e.is("skip") || e.is("skip_deserializing");
+    cont.variants.iter().any(|variant| {
+        let variant_borrow = variant.serde.iter().find(|e| e.is("borrow"));
+        variant.fields().any(|(field, entries)| {
+            if entries.iter().any(skipped) {
+                return false;
+            }
+            match entries.iter().find(|e| e.is("borrow")).or(variant_borrow) {
+                Some(borrow) => match &borrow.value {
+                    Some(lifetimes) => lifetimes.value().split('+').any(|l| l.trim() == "'static"),
+                    None => mentions_static(&field.ty.to_token_stream()),
+                },
+                None => implicitly_borrowed(&field.ty).is_some_and(|l| l.ident == "static"),
+            }
+        })
+    })
+}
+
+fn mentions_static(tokens: &TokenStream) -> bool {
+    let mut after_quote = false;
+    tokens.clone().into_iter().any(|tt| {
+        let found = match &tt {
+            TokenTree::Ident(i) => after_quote && i == "static",
+            TokenTree::Group(g) => mentions_static(&g.stream()),
+            _ => false,
+        };
+        after_quote = matches!(&tt, TokenTree::Punct(p) if p.as_char() == '\'');
+        found
+    })
+}
+
+/// The lifetime of `&'a str`, `&'a [u8]` or an `Option` of one: the types
+/// serde's derive borrows without being asked, recognized by their spelling
+/// as it recognizes them, so that our impl and the twin's agree.
+fn implicitly_borrowed(ty: &syn::Type) -> Option<&syn::Lifetime> {
+    match ungroup(ty) {
+        syn::Type::Reference(r) => {
+            let borrowable = match ungroup(&r.elem) {
+                syn::Type::Path(p) => p.qself.is_none() && p.path.is_ident("str"),
+                syn::Type::Slice(s) => {
+                    matches!(ungroup(&s.elem), syn::Type::Path(p) if p.path.is_ident("u8"))
+                }
+                _ => false,
+            };
+            if borrowable {
+                r.lifetime.as_ref()
+            } else {
+                None
+            }
+        }
+        syn::Type::Path(p) => {
+            let last = p.path.segments.last()?;
+            if last.ident != "Option" {
+                return None;
+            }
+            match &last.arguments {
+                syn::PathArguments::AngleBracketed(args) if args.args.len() == 1 => {
+                    match &args.args[0] {
+                        syn::GenericArgument::Type(inner) => match ungroup(inner) {
+                            syn::Type::Reference(_) => implicitly_borrowed(inner),
+                            _ => None,
+                        },
+                        _ => None,
+                    }
+                }
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
+fn ungroup(ty: &syn::Type) -> &syn::Type {
+    match ty {
+        syn::Type::Group(g) => ungroup(&g.elem),
+        other => other,
+    }
 }

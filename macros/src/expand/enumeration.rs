@@ -8,7 +8,8 @@
 //! from the dispatch engine on read.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
 use syn::{Attribute, ItemEnum};
 
 use super::bound::{self, Direction};
@@ -81,6 +82,38 @@ fn without_serde_derives(attr: &Attribute) -> Option<Attribute> {
     }
 }
 
+/// A variant's `#[serde(...)]` for the twin, which must read every variant:
+/// serde numbers only the variants it reads, and the engine builds by
+/// declaration index. `skip_deserializing` is honoured by leaving the
+/// variant's tags out of the tables instead; `skip` keeps its half for
+/// writing.
+fn readable_in_twin(attr: &Attribute) -> Attribute {
+    type Metas = syn::punctuated::Punctuated<syn::Meta, syn::Token![,]>;
+    let Ok(metas) = attr.parse_args_with(Metas::parse_terminated) else {
+        // serde reports it.
+        return attr.clone();
+    };
+    let is = |m: &syn::Meta, key: &str| matches!(m, syn::Meta::Path(p) if p.is_ident(key));
+    if !metas
+        .iter()
+        .any(|m| is(m, "skip") || is(m, "skip_deserializing"))
+    {
+        return attr.clone();
+    }
+    let kept = metas
+        .iter()
+        .filter(|m| !is(m, "skip_deserializing"))
+        .map(|m| {
+            if is(m, "skip") {
+                let span = syn::spanned::Spanned::span(m);
+                quote::quote_spanned!(span=> skip_serializing)
+            } else {
+                quote!(#m)
+            }
+        });
+    syn::parse_quote!(#[serde(#(#kept),*)])
+}
+
 fn literal(value: &TagValue) -> TokenStream {
     let private = private();
     match value {
@@ -111,7 +144,10 @@ fn generate(cont: &Container) -> TokenStream {
     let private = private();
     let item = cont.item;
     let ident = &item.ident;
-    let name = ident.to_string();
+    // `#[serde(rename = "...")]` names the enum in messages and to formats.
+    let name = cont
+        .serde_value("rename", false)
+        .unwrap_or_else(|| ident.to_string());
     let (_, ty_generics, where_clause) = item.generics.split_for_impl();
 
     // The twin: the same variants and fields with only their serde attributes.
@@ -126,6 +162,7 @@ fn generate(cont: &Container) -> TokenStream {
     let twin_variants = item.variants.iter().map(|v| {
         let mut v = v.clone();
         v.attrs.retain(|a| a.path().is_ident("serde"));
+        v.attrs = v.attrs.iter().map(readable_in_twin).collect();
         for field in &mut v.fields {
             field.attrs.retain(|a| a.path().is_ident("serde"));
             field.vis = syn::Visibility::Inherited;
@@ -150,6 +187,14 @@ fn generate(cont: &Container) -> TokenStream {
         }
         None => quote!(::core::option::Option::None),
     };
+    let twin_rename = if cont.serde.iter().any(|e| e.is("rename")) {
+        quote!()
+    } else {
+        quote!(, rename = #name)
+    };
+    let expecting = cont.serde_value("expecting", false).map(|text| {
+        quote!(const EXPECTING: ::core::option::Option<&'static str> = ::core::option::Option::Some(#text);)
+    });
     let first_match = cont.attrs.first_match.is_some();
     let has_nested = cont.variants.iter().any(|v| v.is_nested());
     let max_depth = cont.attrs.max_depth.as_ref().map_or(128, |d| d.value);
@@ -178,7 +223,7 @@ fn generate(cont: &Container) -> TokenStream {
     );
     let (ser_impl, _, ser_where) = ser_generics.split_for_impl();
     let de_generics = bound::with_predicates(
-        &bound::with_de_lifetime(generics),
+        &bound::with_de_lifetime(cont),
         bound::predicates(
             cont,
             Direction::Deserialize,
@@ -197,6 +242,7 @@ fn generate(cont: &Container) -> TokenStream {
     );
     let (de_impl, _, de_where) = de_generics.split_for_impl();
     let resolved = resolved_builds(cont);
+    let fallback_check = fallback_check(cont);
     // `JsonSchema`, kept only when the runtime's `schemars` feature is on.
     let schema = super::schema::generate(cont);
 
@@ -205,7 +251,7 @@ fn generate(cont: &Container) -> TokenStream {
         #[allow(non_upper_case_globals, unused_attributes, unused_qualifications, clippy::all)]
         const _: () = {
             #[derive(#private::serde::Serialize, #private::serde::Deserialize)]
-            #[serde(crate = #serde_path, remote = #remote, rename = #name)]
+            #[serde(crate = #serde_path, remote = #remote #twin_rename)]
             #(#container_serde)*
             #[allow(dead_code, non_camel_case_types, clippy::all)]
             enum #twin #generics #where_clause {
@@ -244,6 +290,7 @@ fn generate(cont: &Container) -> TokenStream {
                 const FIRST_MATCH: bool = #first_match;
                 const NESTED: bool = #has_nested;
                 const MAX_DEPTH: u32 = #max_depth;
+                #expecting
 
                 #[inline]
                 fn is_nested(index: u32) -> bool {
@@ -278,7 +325,32 @@ fn generate(cont: &Container) -> TokenStream {
             }
 
             #schema
+
+            #fallback_check
         };
+    }
+}
+
+/// A fallback's payload receives the whole object: one that serde reads
+/// only from a scalar or a sequence is a compile error at the payload's
+/// type, decided by the type system (see the runtime's `fallback.rs`).
+fn fallback_check(cont: &Container) -> TokenStream {
+    let Some(ty) = cont.fallback().and_then(|i| cont.variants[i].payload()) else {
+        return quote!();
+    };
+    let private = private();
+    let (impl_generics, _, where_clause) = cont.item.generics.split_for_impl();
+    // The error points at the payload type (its first token, on stable).
+    let probe = quote_spanned! {ty.span()=>
+        #private::fallback_holds::<#ty, _>((&&&#private::FallbackProbe::<#ty>::NEW).holds())
+    };
+    quote! {
+        #[allow(dead_code)]
+        fn __fallback_holds_object #impl_generics () #where_clause {
+            #[allow(unused_imports)]
+            use #private::{ProbeAny as _, ProbeNotAMap as _};
+            #probe;
+        }
     }
 }
 
@@ -387,12 +459,13 @@ fn literal_tables(cont: &Container) -> TokenStream {
     let all_tags = cont
         .variants
         .iter()
+        .filter(|v| v.is_readable())
         .flat_map(|v| v.tags.iter().map(|t| literal(&t.value)));
     let arms = cont
         .variants
         .iter()
         .enumerate()
-        .filter(|(_, v)| !v.tags.is_empty())
+        .filter(|(_, v)| !v.tags.is_empty() && v.is_readable())
         .map(|(index, v)| {
             let index = index as u32;
             let patterns = v.tags.iter().map(|t| found_pattern(&t.value));
@@ -417,6 +490,7 @@ fn literal_tables(cont: &Container) -> TokenStream {
     let owned: Vec<TokenStream> = cont
         .variants
         .iter()
+        .filter(|v| v.is_readable())
         .flat_map(|v| {
             let owner = format!("{}::{}", name, v.ident());
             v.tags.iter().map(move |t| {
@@ -588,20 +662,26 @@ fn literal_tables(cont: &Container) -> TokenStream {
 fn typed_tables(cont: &Container, ty: &syn::Type) -> TokenStream {
     let private = private();
     let key = cont.tag_key().unwrap_or_default();
-    let checks = cont.variants.iter().enumerate().flat_map(|(index, v)| {
-        let index = index as u32;
-        v.tags.iter().map(move |t| {
-            let value = &t.tokens;
-            quote! {
-                if *__found == (#value) {
-                    return ::core::option::Option::Some(#index);
+    let checks = cont
+        .variants
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.is_readable())
+        .flat_map(|(index, v)| {
+            let index = index as u32;
+            v.tags.iter().map(move |t| {
+                let value = &t.tokens;
+                quote! {
+                    if *__found == (#value) {
+                        return ::core::option::Option::Some(#index);
+                    }
                 }
-            }
-        })
-    });
+            })
+        });
     let all_tags = cont
         .variants
         .iter()
+        .filter(|v| v.is_readable())
         .flat_map(|v| v.tags.iter().map(|t| &t.tokens));
     let tag = tag_arms(cont, |v| v.tags[0].tokens.clone());
     quote! {
@@ -648,6 +728,9 @@ fn presence_tables(cont: &Container) -> TokenStream {
     let private = private();
     let mut owners: Vec<(String, u128)> = Vec::new();
     for (index, variant) in cont.variants.iter().enumerate() {
+        if !variant.is_readable() {
+            continue;
+        }
         for field in &variant.attrs.when_fields {
             let bit = 1u128 << (index as u32 % 128);
             match owners.iter_mut().find(|(f, _)| *f == field.value()) {

@@ -22,7 +22,7 @@ use syn::{Attribute, Expr, ExprLit, Lit, Meta};
 use crate::ast::{Container, Style, Variant};
 use crate::attr::TagValue;
 use crate::case::RenameRule;
-use crate::serde_attr::{serde_entries, Which};
+use crate::serde_attr::{SerdeEntry, Which};
 
 fn private() -> TokenStream {
     quote!(::json_subtypes::__private)
@@ -39,8 +39,30 @@ pub fn generate(cont: &Container) -> TokenStream {
         None => quote!(::core::option::Option::None),
     };
     let first_match = cont.attrs.first_match.is_some();
-    let container = ContainerSerde::parse(&cont.item.attrs);
-    let parts = cont.variants.iter().map(|v| part(v, &container));
+    let skips = cont
+        .variants
+        .iter()
+        .any(|v| !v.is_readable() || !v.is_writable());
+    let parts: Vec<TokenStream> = cont.variants.iter().map(|v| part(cont, v)).collect();
+    // A variant serde skips on read (write) is left out of the deserialize
+    // (serialize) contract.
+    let parts = if skips {
+        let pushes = cont.variants.iter().zip(&parts).map(|(v, part)| {
+            match (v.is_writable(), v.is_readable()) {
+                (true, true) => quote!(__parts.push(#part);),
+                (true, false) => quote!(if __ser { __parts.push(#part); }),
+                (false, true) => quote!(if !__ser { __parts.push(#part); }),
+                (false, false) => quote!(),
+            }
+        });
+        quote! {{
+            let mut __parts = ::std::vec::Vec::new();
+            #(#pushes)*
+            __parts
+        }}
+    } else {
+        quote!(::std::vec![#(#parts),*])
+    };
     // A generic enum's name is shared by its instances; the id tells them
     // apart, and schemars numbers the names of distinct ids.
     let id = if cont.item.generics.params.is_empty() {
@@ -71,7 +93,7 @@ pub fn generate(cont: &Container) -> TokenStream {
                     __depth: u32,
                 ) -> ::std::vec::Vec<#private::schema::Part> {
                     let __ser = __generator.contract().is_serialize();
-                    ::std::vec![#(#parts),*]
+                    #parts
                 }
             }
 
@@ -133,7 +155,7 @@ fn probe(ty: &syn::Type) -> TokenStream {
     quote!((&#private::schema::Probe::<#ty>::NEW).schema(__generator))
 }
 
-fn part(v: &Variant, container: &ContainerSerde) -> TokenStream {
+fn part(cont: &Container, v: &Variant) -> TokenStream {
     let private = private();
     let kind = if v.is_fallback() {
         quote!(#private::schema::PartKind::Fallback)
@@ -157,7 +179,7 @@ fn part(v: &Variant, container: &ContainerSerde) -> TokenStream {
             quote!(#private::schema::Payload::Newtype(#schema))
         }
         (Style::Struct, _) => {
-            let object = object(v, container);
+            let object = object(cont, v);
             quote!(#private::schema::Payload::Object(#object))
         }
         _ => quote!(#private::schema::Payload::Unit),
@@ -201,11 +223,12 @@ fn option_str(text: Option<String>) -> TokenStream {
 
 /// A struct variant's fields, as serde reads them (and, for a generator
 /// with the serialize contract, writes them).
-fn object(v: &Variant, container: &ContainerSerde) -> TokenStream {
+fn object(cont: &Container, v: &Variant) -> TokenStream {
     let private = private();
-    let deny = container.deny_unknown_fields;
-    let fields = v.original.fields.iter().filter_map(|f| {
-        let serde = FieldSerde::parse(&f.attrs);
+    let deny = cont.serde.iter().any(|e| e.is("deny_unknown_fields"));
+    let (rule_de, rule_ser) = (cont.field_rule(v, false), cont.field_rule(v, true));
+    let fields = v.fields().filter_map(|(f, entries)| {
+        let serde = FieldSerde::parse(entries);
         if serde.skip_de && serde.skip_ser {
             return None;
         }
@@ -228,10 +251,10 @@ fn object(v: &Variant, container: &ContainerSerde) -> TokenStream {
             let name_for = |explicit: &Option<String>, rule: Option<RenameRule>| {
                 explicit
                     .clone()
-                    .unwrap_or_else(|| rule.map_or(field.clone(), |r| apply_to_field(r, &field)))
+                    .unwrap_or_else(|| rule.map_or(field.clone(), |r| r.apply_to_field(&field)))
             };
-            let de_name = name_for(&serde.rename_de, container.rename_fields_de);
-            let ser_name = name_for(&serde.rename_ser, container.rename_fields_ser);
+            let de_name = name_for(&serde.rename_de, rule_de);
+            let ser_name = name_for(&serde.rename_ser, rule_ser);
             let name = if de_name == ser_name {
                 quote!(#de_name)
             } else {
@@ -273,38 +296,6 @@ fn is_option(ty: &syn::Type) -> bool {
     }
 }
 
-/// serde's `rename_all_fields` rules, applied to a snake_case field name.
-fn apply_to_field(rule: RenameRule, field: &str) -> String {
-    match rule {
-        RenameRule::Lower | RenameRule::Snake => field.to_owned(),
-        RenameRule::Upper | RenameRule::ScreamingSnake => field.to_ascii_uppercase(),
-        RenameRule::Pascal => {
-            let mut pascal = String::new();
-            let mut capitalize = true;
-            for ch in field.chars() {
-                if ch == '_' {
-                    capitalize = true;
-                } else if capitalize {
-                    pascal.push(ch.to_ascii_uppercase());
-                    capitalize = false;
-                } else {
-                    pascal.push(ch);
-                }
-            }
-            pascal
-        }
-        RenameRule::Camel => {
-            let pascal = apply_to_field(RenameRule::Pascal, field);
-            match pascal.chars().next() {
-                Some(first) => first.to_ascii_lowercase().to_string() + &pascal[first.len_utf8()..],
-                None => pascal,
-            }
-        }
-        RenameRule::Kebab => field.replace('_', "-"),
-        RenameRule::ScreamingKebab => field.to_ascii_uppercase().replace('_', "-"),
-    }
-}
-
 /// The doc comment, one line per `///` line.
 fn docs(attrs: &[Attribute]) -> Option<String> {
     let lines: Vec<String> = attrs
@@ -330,40 +321,6 @@ fn docs(attrs: &[Attribute]) -> Option<String> {
     (!text.is_empty()).then_some(text)
 }
 
-/// Container serde attributes that shape struct variant fields.
-#[derive(Default)]
-struct ContainerSerde {
-    rename_fields_de: Option<RenameRule>,
-    rename_fields_ser: Option<RenameRule>,
-    deny_unknown_fields: bool,
-}
-
-impl ContainerSerde {
-    fn parse(attrs: &[Attribute]) -> Self {
-        let mut out = ContainerSerde::default();
-        // serde reports malformed attributes on the twin; what does not
-        // parse here is left out.
-        for (key, which, value) in serde_entries(attrs) {
-            match key.as_str() {
-                "deny_unknown_fields" => out.deny_unknown_fields = true,
-                "rename_all_fields" => {
-                    let rule = value.and_then(|v| RenameRule::from_str(&v.value()));
-                    match which {
-                        Which::Both => {
-                            out.rename_fields_de = rule;
-                            out.rename_fields_ser = rule;
-                        }
-                        Which::De => out.rename_fields_de = rule,
-                        Which::Ser => out.rename_fields_ser = rule,
-                    }
-                }
-                _ => {}
-            }
-        }
-        out
-    }
-}
-
 /// Field serde attributes that shape its property.
 #[derive(Default)]
 struct FieldSerde {
@@ -380,9 +337,12 @@ struct FieldSerde {
 }
 
 impl FieldSerde {
-    fn parse(attrs: &[Attribute]) -> Self {
+    fn parse(entries: &[SerdeEntry]) -> Self {
         let mut out = FieldSerde::default();
-        for (key, which, value) in serde_entries(attrs) {
+        for SerdeEntry {
+            key, which, value, ..
+        } in entries.iter().cloned()
+        {
             match key.as_str() {
                 "rename" => {
                     let name = value.map(|v| v.value());

@@ -1,0 +1,10 @@
+use json_subtypes::json_subtypes;
+
+#[json_subtypes(tag = "type")]
+enum Animal {
+    Dog { name: String },
+    #[serde(alias = "kitty")]
+    Cat { lives: u8 },
+}
+
+fn main() {}

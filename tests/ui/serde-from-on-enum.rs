@@ -1,0 +1,10 @@
+use json_subtypes::json_subtypes;
+
+#[json_subtypes(tag = "type")]
+#[serde(from = "String")]
+enum Animal {
+    Dog { name: String },
+    Cat { lives: u8 },
+}
+
+fn main() {}

@@ -1,0 +1,11 @@
+use json_subtypes::json_subtypes;
+
+#[json_subtypes(tag = "type")]
+enum Animal {
+    Dog { name: String },
+    #[json_subtypes(fallback)]
+    #[serde(skip)]
+    Other(json_subtypes::Unknown),
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use json_subtypes::json_subtypes;
+
+#[json_subtypes(tag = "type")]
+#[serde(transparent)]
+enum Animal {
+    Dog { name: String },
+    Cat { lives: u8 },
+}
+
+fn main() {}
