@@ -335,6 +335,7 @@
 #![deny(missing_docs)]
 
 mod buffer;
+mod content;
 // Their `pub` items are reached only through `__private`.
 #[allow(missing_docs)]
 mod dispatch;
