@@ -132,7 +132,9 @@ impl Serialize for Content {
 }
 
 /// Serializes a value into a [`Content`], with the errors of the serializer
-/// it is written to later.
+/// it is written to later. Like serde's, it answers `is_human_readable` with
+/// the default (`true`) whatever the format: the bytes stay serde's, and the
+/// format is not asked (serde_test refuses the question unconfigured).
 pub(crate) struct ContentSerializer<E>(PhantomData<E>);
 
 impl<E> ContentSerializer<E> {
@@ -184,15 +186,22 @@ impl<E: ser::Error> Items<E> {
     }
 }
 
+/// What collected fields become.
+#[derive(Clone, Copy)]
+enum FieldsKind {
+    Struct(&'static str),
+    Variant(&'static str, u32, &'static str),
+}
+
 /// Collects the fields of a struct-like value.
 pub(crate) struct Fields<E> {
-    kind: Kind,
+    kind: FieldsKind,
     fields: Vec<(&'static str, Content)>,
     error: PhantomData<E>,
 }
 
 impl<E: ser::Error> Fields<E> {
-    fn new(kind: Kind, len: usize) -> Self {
+    fn new(kind: FieldsKind, len: usize) -> Self {
         Fields {
             kind,
             fields: Vec::with_capacity(len),
@@ -209,11 +218,10 @@ impl<E: ser::Error> Fields<E> {
     fn done(self) -> Result<Content, E> {
         let fields = self.fields;
         Ok(match self.kind {
-            Kind::Variant(name, index, variant) => {
+            FieldsKind::Struct(name) => Content::Struct(name, fields),
+            FieldsKind::Variant(name, index, variant) => {
                 Content::StructVariant(name, index, variant, fields)
             }
-            Kind::Named(name) => Content::Struct(name, fields),
-            Kind::Seq | Kind::Tuple => Content::Struct("", fields),
         })
     }
 }
@@ -349,7 +357,7 @@ impl<E: ser::Error> Serializer for ContentSerializer<E> {
     }
 
     fn serialize_struct(self, name: &'static str, len: usize) -> Result<Fields<E>, E> {
-        Ok(Fields::new(Kind::Named(name), len))
+        Ok(Fields::new(FieldsKind::Struct(name), len))
     }
 
     fn serialize_struct_variant(
@@ -359,7 +367,7 @@ impl<E: ser::Error> Serializer for ContentSerializer<E> {
         variant: &'static str,
         len: usize,
     ) -> Result<Fields<E>, E> {
-        Ok(Fields::new(Kind::Variant(name, index, variant), len))
+        Ok(Fields::new(FieldsKind::Variant(name, index, variant), len))
     }
 }
 

@@ -334,3 +334,56 @@ fn serde_test_tag_last_and_errors() {
         "unknown subtype tag \"Fish\", expected one of \"NewtypeEnum\", \"NewtypeUnitStruct\", \"Newtype\", \"Struct\", \"UnitVariant\"",
     );
 }
+
+/// An enum payload whose fields hold options, sequences, maps and enums of
+/// their own: collected and written as serde writes them, in every format.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+enum Rich {
+    Pair(Option<Inner>, Vec<i64>),
+    Named {
+        inner: Inner,
+        map: std::collections::BTreeMap<String, (u8, char)>,
+        unit: Unit,
+    },
+}
+
+#[json_subtypes(tag = "tag")]
+#[derive(Debug, Clone, PartialEq)]
+enum RichOuter {
+    Rich(Rich),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "tag", rename = "RichOuter")]
+enum SerdeRichOuter {
+    Rich(Rich),
+}
+
+#[rstest]
+#[case::pair(Rich::Pair(Some(Inner::Tuple(1, 2)), vec![-1, i64::MIN]))]
+#[case::pair_none(Rich::Pair(None, vec![]))]
+#[case::named(Rich::Named {
+    inner: Inner::Struct { f: 9 },
+    map: [("k".to_owned(), (1, 'x'))].into_iter().collect(),
+    unit: Unit,
+})]
+fn rich_enum_payload_writes_serde_bytes(#[case] rich: Rich) {
+    let ours = RichOuter::Rich(rich.clone());
+    let serde = SerdeRichOuter::Rich(rich);
+    let json = serde_json::to_string(&ours).unwrap();
+    assert_eq!(json, serde_json::to_string(&serde).unwrap());
+    assert_eq!(serde_json::from_str::<RichOuter>(&json).unwrap(), ours);
+    let mut ours_cbor = Vec::new();
+    ciborium::into_writer(&ours, &mut ours_cbor).unwrap();
+    let mut serde_cbor = Vec::new();
+    ciborium::into_writer(&serde, &mut serde_cbor).unwrap();
+    assert_eq!(ours_cbor, serde_cbor);
+    assert_eq!(
+        ciborium::from_reader::<RichOuter, _>(&ours_cbor[..]).unwrap(),
+        ours
+    );
+    assert_eq!(
+        serde_norway::to_string(&ours).unwrap(),
+        serde_norway::to_string(&serde).unwrap()
+    );
+}
