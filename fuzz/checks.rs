@@ -19,11 +19,38 @@ pub struct Cat {
     pub tags: Vec<String>,
 }
 
+/// An externally tagged enum as a newtype variant's payload:
+/// `{"type":"inner","Tuple":[1,2]}`, as serde's internally tagged enums
+/// write and read it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Inner {
+    Unit,
+    Newtype(u8),
+    Tuple(u8, u8),
+    Struct { f: u8 },
+}
+
+impl Inner {
+    /// One of each shape, picked by the input, so every input round-trips one.
+    pub fn from_input(data: &[u8]) -> Inner {
+        let a = data.first().copied().unwrap_or(0);
+        let b = data.last().copied().unwrap_or(0);
+        match data.len() % 4 {
+            0 => Inner::Unit,
+            1 => Inner::Newtype(a),
+            2 => Inner::Tuple(a, b),
+            _ => Inner::Struct { f: b },
+        }
+    }
+}
+
 #[json_subtypes(tag = "type")]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Animal {
     #[json_subtypes(name = "dog", alias = "d")]
     Dog(Dog),
+    #[json_subtypes(name = "inner")]
+    Inner(Inner),
     #[json_subtypes(name = 2)]
     Cat(Cat),
     #[json_subtypes(name = true)]
@@ -41,6 +68,8 @@ pub enum Animal {
 pub enum SerdeAnimal {
     #[serde(rename = "dog", alias = "d")]
     Dog(Dog),
+    #[serde(rename = "inner")]
+    Inner(Inner),
     #[serde(rename = "fish")]
     Fish,
 }
@@ -50,6 +79,8 @@ pub enum SerdeAnimal {
 pub enum StrictAnimal {
     #[json_subtypes(name = "dog", alias = "d")]
     Dog(Dog),
+    #[json_subtypes(name = "inner")]
+    Inner(Inner),
     #[json_subtypes(name = "fish")]
     Fish,
 }
@@ -85,7 +116,19 @@ impl Pet for OtherPet {
 }
 
 /// Reading, and for what reads, writing and reading back to the same value.
+/// Every input also round-trips an enum payload, tag first and tag last.
 pub fn check_enum(data: &[u8]) {
+    let inner = Animal::Inner(Inner::from_input(data));
+    let text = serde_json::to_string(&inner).expect("an enum payload must be writable");
+    let back: Animal = serde_json::from_str(&text).expect("what we write must read");
+    assert_eq!(back, inner, "round trip of {text}");
+    let entry = text
+        .strip_prefix(r#"{"type":"inner","#)
+        .and_then(|t| t.strip_suffix('}'))
+        .expect("the tag is written first");
+    let last = format!(r#"{{{entry},"type":"inner"}}"#);
+    let back: Animal = serde_json::from_str(&last).expect("the tag last must read");
+    assert_eq!(back, inner, "round trip of {last}");
     if let Ok(value) = serde_json::from_slice::<Animal>(data) {
         let text = serde_json::to_vec(&value).expect("a value read must be writable");
         let back: Animal = serde_json::from_slice(&text).expect("what we write must read");
@@ -191,6 +234,19 @@ pub fn check_unknown(data: &[u8]) {
 /// the same value or both refuse. serde keeps the last of duplicate keys
 /// where we refuse a second tag, so inputs with duplicate tags are skipped.
 pub fn check_differential(data: &[u8]) {
+    // Writing an enum payload: the same bytes as serde's, read back alike.
+    let inner = Inner::from_input(data);
+    let ours = serde_json::to_string(&StrictAnimal::Inner(inner.clone())).unwrap();
+    let theirs = serde_json::to_string(&SerdeAnimal::Inner(inner.clone())).unwrap();
+    assert_eq!(ours, theirs);
+    assert_eq!(
+        serde_json::from_str::<StrictAnimal>(&theirs).unwrap(),
+        StrictAnimal::Inner(inner.clone())
+    );
+    assert_eq!(
+        serde_json::from_str::<SerdeAnimal>(&ours).unwrap(),
+        SerdeAnimal::Inner(inner)
+    );
     let ours = serde_json::from_slice::<StrictAnimal>(data);
     let theirs = serde_json::from_slice::<SerdeAnimal>(data);
     match (&ours, &theirs) {

@@ -136,6 +136,11 @@ pub(crate) struct Buffer<'de> {
     /// Copies borrowed strings and bytes instead of pointing at them, so the
     /// buffer can outlive the input (see `into_static`).
     owned: bool,
+    /// What the format answered when a value was recorded from it; a replay
+    /// answers the same. Asked only when something is recorded: serde_test
+    /// refuses the question unless a test configures it, and serde's derive
+    /// never asks on a tag-first read.
+    human_readable: bool,
     marker: PhantomData<&'de [u8]>,
 }
 
@@ -144,6 +149,7 @@ impl<'de> Buffer<'de> {
         Buffer {
             code: Vec::new(),
             owned: false,
+            human_readable: true,
             marker: PhantomData,
         }
     }
@@ -152,6 +158,7 @@ impl<'de> Buffer<'de> {
         Buffer {
             code: Vec::new(),
             owned: true,
+            human_readable: true,
             marker: PhantomData,
         }
     }
@@ -165,6 +172,7 @@ impl<'de> Buffer<'de> {
         Buffer {
             code: core::mem::take(&mut this.code),
             owned: true,
+            human_readable: this.human_readable,
             marker: PhantomData,
         }
     }
@@ -179,7 +187,23 @@ impl<'de> Buffer<'de> {
         D: Deserializer<'de>,
     {
         // No `first_use` here: every caller has just pushed the key.
+        self.human_readable = deserializer.is_human_readable();
         deserializer.deserialize_any(self.recorder(max_depth))
+    }
+
+    /// Records the value of the map entry whose key was just read.
+    pub(crate) fn record_value<A>(&mut self, map: &mut A, max_depth: u32) -> Result<(), A::Error>
+    where
+        A: MapAccess<'de>,
+    {
+        map.next_value_seed(ValueSeed(self.recorder(max_depth)))
+    }
+
+    /// What a replay answers for `is_human_readable`: the format's answer if
+    /// a value was recorded from it, else serde's default.
+    #[inline]
+    pub(crate) fn human_readable(&self) -> bool {
+        self.human_readable
     }
 
     /// A visitor that records whatever it is handed.
@@ -312,6 +336,7 @@ impl Clone for Buffer<'_> {
         Buffer {
             code: self.code.clone(),
             owned: self.owned,
+            human_readable: self.human_readable,
             marker: PhantomData,
         }
     }
@@ -688,6 +713,23 @@ impl<'de> Visitor<'de> for Recorder<'_, 'de> {
 }
 
 pub(crate) struct RecordSeed<'b, 'de>(pub(crate) Recorder<'b, 'de>);
+
+/// `RecordSeed` for a top-level value: also notes the format's
+/// `is_human_readable` (see `Buffer::human_readable`).
+struct ValueSeed<'b, 'de>(Recorder<'b, 'de>);
+
+impl<'de> DeserializeSeed<'de> for ValueSeed<'_, 'de> {
+    type Value = ();
+
+    #[inline]
+    fn deserialize<D>(self, deserializer: D) -> Result<(), D::Error>
+    where
+        D: Deserializer<'de>,
+    {
+        self.0.buf.human_readable = deserializer.is_human_readable();
+        deserializer.deserialize_any(self.0)
+    }
+}
 
 impl<'de> DeserializeSeed<'de> for RecordSeed<'_, 'de> {
     type Value = ();

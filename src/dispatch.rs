@@ -347,7 +347,10 @@ where
     let Some(_nested) = crate::buffer::enter(subtypes.max_depth()) else {
         return Err(de::Error::custom("recursion limit exceeded"));
     };
-    let human_readable = deserializer.is_human_readable();
+    // The type-erased path hands one answer to every value of the payload
+    // (see `erased::Probe`), so it needs the format's now. Otherwise the
+    // format is asked only when something is buffered (see `Buffer`).
+    let human_readable = subtypes.erased().then(|| deserializer.is_human_readable());
     // An `Unknown` fallback must see entries in their order, so no hoisting.
     set_hoist(
         subtypes
@@ -365,7 +368,8 @@ where
 
 struct DispatchVisitor<'de, S> {
     subtypes: S,
-    human_readable: bool,
+    /// The format's answer, when it was asked up front.
+    human_readable: Option<bool>,
     marker: PhantomData<&'de ()>,
 }
 
@@ -393,13 +397,17 @@ impl<'de, S: Subtypes<'de>> DispatchVisitor<'de, S> {
         hint: Option<&str>,
     ) -> Result<S::Value, A::Error> {
         let slot = Cell::new(None);
+        let human_readable = match self.human_readable {
+            Some(answer) => answer,
+            None => prefix.buf.human_readable(),
+        };
         let rest = Rest {
             prefix,
             live,
             tag: self.subtypes.key(),
             hint,
             catch: self.subtypes.erased().then_some(&slot),
-            human_readable: self.human_readable,
+            human_readable,
             from_prefix: false,
         };
         let out = match head {
@@ -517,7 +525,6 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
                         buf: &mut prefix,
                         head: Some(&mut head),
                         key,
-                        human_readable: self.human_readable,
                         fallback: s.fallback().is_some(),
                     };
                     let seed = TagSeed {
@@ -546,7 +553,7 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
                         }
                     };
                 }
-                Some(false) => prefix.record(ValueSeedDeserializer { map: &mut map }, depth)?,
+                Some(false) => prefix.record_value(&mut map, depth)?,
                 None => break,
             }
         }
@@ -675,41 +682,6 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for KeySeed<'_, 'de, S> {
     }
 }
 
-/// Hands the value of the current map entry to the buffer's recorder.
-struct ValueSeedDeserializer<'m, A> {
-    map: &'m mut A,
-}
-
-impl<'de, A: MapAccess<'de>> ValueSeedDeserializer<'_, A> {
-    fn forward<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, A::Error> {
-        self.map.next_value_seed(AnySeed(visitor))
-    }
-}
-
-struct AnySeed<V>(V);
-
-impl<'de, V: Visitor<'de>> DeserializeSeed<'de> for AnySeed<V> {
-    type Value = V::Value;
-
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<V::Value, D::Error> {
-        deserializer.deserialize_any(self.0)
-    }
-}
-
-impl<'de, A: MapAccess<'de>> Deserializer<'de> for ValueSeedDeserializer<'_, A> {
-    type Error = A::Error;
-
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, A::Error> {
-        self.forward(visitor)
-    }
-
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        bytes byte_buf option unit unit_struct newtype_struct seq tuple
-        tuple_struct map struct enum identifier ignored_any
-    }
-}
-
 struct TagSeed<'a, 'de, S> {
     subtypes: &'a S,
     sink: Option<TagSink<'a, 'de>>,
@@ -753,6 +725,7 @@ pub struct Rest<'de, 's, A: MapAccess<'de>> {
     /// Keeps the first error of the live map when the payload is read
     /// through the type-erased path, which would flatten it to a message.
     catch: Option<&'s Cell<Option<A::Error>>>,
+    /// What the payload is told (see `is_human_readable` below).
     human_readable: bool,
     /// Whether the key just handed out came from the prefix.
     from_prefix: bool,
@@ -967,13 +940,116 @@ impl<'de, A: MapAccess<'de>> Deserializer<'de> for Rest<'de, '_, A> {
         visitor.visit_unit()
     }
 
+    /// An externally tagged enum as a newtype variant's payload: the one
+    /// entry left after the tag is the enum (`{"tag":"V","Unit":null}`), as
+    /// serde's internally tagged enums read it.
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, A::Error> {
+        let catch = self.catch;
+        caught(catch, visitor.visit_enum(RestEnum { rest: self }))
+    }
+
+    /// The format's answer if it was asked (the type-erased path) or the
+    /// prefix recorded a value from it; with nothing buffered (the tag
+    /// first) serde's default, as serde's own internally tagged enums
+    /// answer: asking the format would ask on every read, and serde_test
+    /// refuses the question (see `Buffer`). The payload's own values are
+    /// read from the format and answer for themselves.
     fn is_human_readable(&self) -> bool {
         self.human_readable
     }
 
     serde::forward_to_deserialize_any! {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        bytes byte_buf seq tuple tuple_struct map struct enum identifier
+        bytes byte_buf seq tuple tuple_struct map struct identifier
+    }
+}
+
+/// The rest of an object read as an externally tagged enum: exactly one
+/// entry, its key the variant, its value the variant's content.
+struct RestEnum<'de, 's, A: MapAccess<'de>> {
+    rest: Rest<'de, 's, A>,
+}
+
+/// serde's message for an enum read from a map of another size.
+fn not_one_entry<E: de::Error>() -> E {
+    E::invalid_value(Unexpected::Map, &"map with a single key")
+}
+
+impl<'de, A: MapAccess<'de>> RestEnum<'de, '_, A> {
+    /// The entry read was the only one.
+    fn single<T>(mut self, value: T) -> Result<T, A::Error> {
+        match self.rest.next_key::<IgnoredAny>()? {
+            None => Ok(value),
+            Some(_) => Err(not_one_entry()),
+        }
+    }
+}
+
+impl<'de, 's, A: MapAccess<'de>> EnumAccess<'de> for RestEnum<'de, 's, A> {
+    type Error = A::Error;
+    type Variant = Self;
+
+    fn variant_seed<V: DeserializeSeed<'de>>(
+        mut self,
+        seed: V,
+    ) -> Result<(V::Value, Self), A::Error> {
+        match self.rest.next_key_seed(seed)? {
+            Some(variant) => Ok((variant, self)),
+            None => Err(not_one_entry()),
+        }
+    }
+}
+
+impl<'de, A: MapAccess<'de>> VariantAccess<'de> for RestEnum<'de, '_, A> {
+    type Error = A::Error;
+
+    fn unit_variant(mut self) -> Result<(), A::Error> {
+        let () = self.rest.next_value()?;
+        self.single(())
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(
+        mut self,
+        seed: T,
+    ) -> Result<T::Value, A::Error> {
+        let value = self.rest.next_value_seed(seed)?;
+        self.single(value)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(
+        mut self,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, A::Error> {
+        let value = self.rest.next_value_seed(Content(visitor))?;
+        self.single(value)
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        mut self,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, A::Error> {
+        let value = self.rest.next_value_seed(Content(visitor))?;
+        self.single(value)
+    }
+}
+
+/// A variant's content, read as whatever it is (a sequence or a map), as
+/// serde reads a buffered variant's content: a typed request would tell a
+/// format the enum's name where serde's twin tells none.
+struct Content<V>(V);
+
+impl<'de, V: Visitor<'de>> DeserializeSeed<'de> for Content<V> {
+    type Value = V::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<V::Value, D::Error> {
+        deserializer.deserialize_any(self.0)
     }
 }
 
@@ -1149,7 +1225,6 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for HeadMap<'de, '_, A> {
 /// code's serde-derived enum reader as an enum access.
 pub struct VariantDeserializer<R> {
     index: u32,
-    human_readable: bool,
     rest: R,
 }
 
@@ -1157,27 +1232,27 @@ impl<'de, R: Deserializer<'de>> VariantDeserializer<R> {
     /// Variant `index`, read from `rest`.
     #[inline]
     pub fn new(index: u32, rest: R) -> Self {
-        VariantDeserializer {
-            index,
-            human_readable: rest.is_human_readable(),
-            rest,
-        }
+        VariantDeserializer { index, rest }
     }
 }
 
 impl<'de, R> Deserializer<'de> for VariantDeserializer<R>
 where
-    R: VariantAccess<'de>,
+    R: Payload<'de>,
 {
-    type Error = R::Error;
+    type Error = <R as Deserializer<'de>>::Error;
 
     #[inline]
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, R::Error> {
+    fn deserialize_any<V: Visitor<'de>>(
+        self,
+        visitor: V,
+    ) -> Result<V::Value, <R as Deserializer<'de>>::Error> {
         visitor.visit_enum(self)
     }
 
+    // Asked only when the enum's reader asks (see `Rest::is_human_readable`).
     fn is_human_readable(&self) -> bool {
-        self.human_readable
+        self.rest.is_human_readable()
     }
 
     serde::forward_to_deserialize_any! {
@@ -1211,9 +1286,29 @@ impl<'de, A: SeqAccess<'de>> Deserializer<'de> for RestSeq<A> {
         visitor.visit_seq(self.0)
     }
 
+    /// As serde's internally tagged enums: `["Info"]`, nothing after the
+    /// tag, is a unit (struct) payload.
+    fn deserialize_unit<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, A::Error> {
+        let next = self
+            .0
+            .next_element_seed(ParseIgnored(PhantomData::<IgnoredAny>))?;
+        match next {
+            None => visitor.visit_unit(),
+            Some(_) => Err(A::Error::invalid_type(Unexpected::Seq, &visitor)),
+        }
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, A::Error> {
+        self.deserialize_unit(visitor)
+    }
+
     serde::forward_to_deserialize_any! {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        bytes byte_buf option newtype_struct seq tuple
         tuple_struct map struct enum identifier ignored_any
     }
 }

@@ -126,7 +126,15 @@
 //! it comes later, only the entries before it are buffered, losslessly
 //! (borrowed strings stay borrowed, every integer width is kept), then
 //! replayed, and the rest streams. The sequence form serde's internally
-//! tagged enums accept (`["Dog", "Rex"]`) is accepted too.
+//! tagged enums accept (`["Dog", "Rex"]`, `["Info"]` for a unit-struct
+//! payload) is accepted too.
+//!
+//! A newtype variant may hold a plain serde enum (externally tagged): as in
+//! serde's internally tagged enums, that enum is the one entry beside the
+//! tag, `{"type":"V","Unit":null}`, `{"type":"V","Tuple":[1,2]}`,
+//! `{"type":"V","Struct":{"f":1}}`, read with the tag first or last; no
+//! entry or a second one is `invalid value: map, expected map with a single
+//! key`.
 //!
 //! Errors are serde errors with the position of the input:
 //!
@@ -392,7 +400,15 @@
 //! # Formats and features
 //!
 //! Any self-describing serde format works: the tests run every feature
-//! through JSON, YAML, TOML, CBOR, MessagePack and RON. Like derived structs,
+//! through JSON, YAML, TOML, CBOR, MessagePack and RON. Formats that are not
+//! self-describing (postcard, bincode) are not supported: reading starts
+//! with `deserialize_any`, which they refuse. serde_test works unconfigured:
+//! the format's `is_human_readable` is asked only when something is buffered
+//! (entries before the tag, a `tag_type` tag kept for a fallback: a replay
+//! must answer as the format did), or on the type-erased path of trait
+//! objects; serde's internally tagged enums never
+//! ask, and tell a payload `true`, as the rest-of-object reader then does
+//! (the payload's own fields still ask the format). Like derived structs,
 //! objects are read with field names as identifiers (RON's struct syntax).
 //! With serde_json's `arbitrary_precision` and `raw_value` features (this
 //! crate's features of the same names switch them on), `Number` and
@@ -470,6 +486,7 @@
 #![deny(missing_docs)]
 
 mod buffer;
+mod content;
 // Their `pub` items are reached only through `__private`.
 #[allow(missing_docs)]
 mod dispatch;

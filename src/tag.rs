@@ -206,7 +206,6 @@ pub struct TagSink<'a, 'de> {
     /// The tag key, recorded just before a value is (so a known tag costs
     /// no buffer at all).
     pub(crate) key: &'a str,
-    pub(crate) human_readable: bool,
     /// Whether an unknown value goes to a fallback (else it is an error).
     pub(crate) fallback: bool,
     /// Where a nested child's tag is kept when it needs no buffer (a
@@ -485,7 +484,7 @@ impl<'de, L: Lookup> Visitor<'de> for TagVisitor<'_, 'de, L> {
             let digits = map.next_value_seed(TextSeed)?;
             return self.number(digits.as_str());
         }
-        let human_readable = self.sink.as_ref().is_some_and(|s| s.human_readable);
+        let human_readable = self.sink.as_ref().is_some_and(|s| s.buf.human_readable());
         self.wrong_kind(Unexpected::Map, |r| {
             r.visit_map(Resumed {
                 first,
@@ -684,7 +683,7 @@ where
             let start = sink.buf.len();
             sink.buf.record(deserializer, crate::buffer::remaining())?;
             let mut reader = sink.buf.reader_at(start);
-            let value = reader.next_value::<de::value::Error>(sink.human_readable);
+            let value = reader.next_value::<de::value::Error>(sink.buf.human_readable());
             Ok(K::deserialize(value).ok().and_then(|k| lookup(&k)))
         }
     }

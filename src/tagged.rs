@@ -12,8 +12,10 @@ use core::marker::PhantomData;
 
 use serde::ser::{
     self, Error as _, Impossible, Serialize, SerializeMap, SerializeStruct, SerializeStructVariant,
-    Serializer,
+    SerializeTupleVariant, Serializer,
 };
+
+use crate::content::{Content, ContentSerializer};
 
 /// What generated code provides to write an enum's tags.
 pub trait Tagging {
@@ -343,6 +345,27 @@ impl<S: Serializer, G: Serialize> PayloadSerializer<S, G> {
         }
     }
 
+    /// Starts the two-entry map of an enum payload: the tag (unless it goes
+    /// last) and the key `inner_variant`, whose value the caller writes.
+    fn variant_entry(
+        self,
+        inner_variant: &'static str,
+    ) -> Result<VariantEntry<S::SerializeMap, G>, S::Error> {
+        let mut map = self.inner.serialize_map(Some(2))?;
+        let trailing = if self.last {
+            Some(self.tag)
+        } else {
+            map.serialize_entry(self.key, &self.tag)?;
+            None
+        };
+        map.serialize_key(inner_variant)?;
+        Ok(VariantEntry {
+            map,
+            key: self.key,
+            trailing,
+        })
+    }
+
     fn tag_only(self) -> Result<S::Ok, S::Error> {
         let mut map = self.inner.serialize_map(Some(1))?;
         map.serialize_entry(self.key, &self.tag)?;
@@ -366,10 +389,10 @@ impl<S: Serializer, G: Serialize> Serializer for PayloadSerializer<S, G> {
     type SerializeSeq = Impossible<S::Ok, S::Error>;
     type SerializeTuple = Impossible<S::Ok, S::Error>;
     type SerializeTupleStruct = Impossible<S::Ok, S::Error>;
-    type SerializeTupleVariant = Impossible<S::Ok, S::Error>;
+    type SerializeTupleVariant = VariantValue<S::SerializeMap, G>;
     type SerializeMap = Fields<S::SerializeMap, G>;
     type SerializeStruct = Fields<S::SerializeStruct, G>;
-    type SerializeStructVariant = Impossible<S::Ok, S::Error>;
+    type SerializeStructVariant = VariantValue<S::SerializeMap, G>;
 
     payload_refuses! {
         serialize_bool(bool) => "a boolean";
@@ -403,16 +426,17 @@ impl<S: Serializer, G: Serialize> Serializer for PayloadSerializer<S, G> {
         self.tag_only()
     }
 
+    // An externally tagged enum as the payload: its variant becomes the one
+    // entry beside the tag, as serde's internally tagged enums write it.
     fn serialize_unit_variant(
         self,
         _: &'static str,
         _: u32,
         inner_variant: &'static str,
     ) -> Result<S::Ok, S::Error> {
-        let mut map = self.inner.serialize_map(Some(2))?;
-        map.serialize_entry(self.key, &self.tag)?;
-        map.serialize_entry(inner_variant, &())?;
-        map.end()
+        let mut state = self.variant_entry(inner_variant)?;
+        state.map.serialize_value(&())?;
+        state.end()
     }
 
     fn serialize_newtype_struct<V: ?Sized + Serialize>(
@@ -430,10 +454,9 @@ impl<S: Serializer, G: Serialize> Serializer for PayloadSerializer<S, G> {
         inner_variant: &'static str,
         value: &V,
     ) -> Result<S::Ok, S::Error> {
-        let mut map = self.inner.serialize_map(Some(2))?;
-        map.serialize_entry(self.key, &self.tag)?;
-        map.serialize_entry(inner_variant, value)?;
-        map.end()
+        let mut state = self.variant_entry(inner_variant)?;
+        state.map.serialize_value(value)?;
+        state.end()
     }
 
     fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, S::Error> {
@@ -456,20 +479,32 @@ impl<S: Serializer, G: Serialize> Serializer for PayloadSerializer<S, G> {
         self,
         _: &'static str,
         _: u32,
-        _: &'static str,
-        _: usize,
+        inner_variant: &'static str,
+        len: usize,
     ) -> Result<Self::SerializeTupleVariant, S::Error> {
-        Err(self.bad_type("a tuple variant"))
+        let state = self.variant_entry(inner_variant)?;
+        Ok(VariantValue {
+            state,
+            name: inner_variant,
+            items: Vec::with_capacity(len),
+            fields: Vec::new(),
+        })
     }
 
     fn serialize_struct_variant(
         self,
         _: &'static str,
         _: u32,
-        _: &'static str,
-        _: usize,
+        inner_variant: &'static str,
+        len: usize,
     ) -> Result<Self::SerializeStructVariant, S::Error> {
-        Err(self.bad_type("a struct variant"))
+        let state = self.variant_entry(inner_variant)?;
+        Ok(VariantValue {
+            state,
+            name: inner_variant,
+            items: Vec::new(),
+            fields: Vec::with_capacity(len),
+        })
     }
 
     #[inline]
@@ -514,6 +549,73 @@ impl<S: Serializer, G: Serialize> Serializer for PayloadSerializer<S, G> {
 
     fn is_human_readable(&self) -> bool {
         self.inner.is_human_readable()
+    }
+}
+
+/// The map of an enum payload once its variant's key is written.
+pub struct VariantEntry<M, G> {
+    map: M,
+    key: &'static str,
+    /// A tag written after the entry (`TagPosition::Last`).
+    trailing: Option<G>,
+}
+
+impl<M: SerializeMap, G: Serialize> VariantEntry<M, G> {
+    fn end(mut self) -> Result<M::Ok, M::Error> {
+        if let Some(tag) = self.trailing.take() {
+            self.map.serialize_entry(self.key, &tag)?;
+        }
+        self.map.end()
+    }
+}
+
+/// A tuple or struct variant of an enum payload: its fields are collected
+/// and written as the entry's value when it ends (see `crate::content`).
+pub struct VariantValue<M, G> {
+    state: VariantEntry<M, G>,
+    name: &'static str,
+    items: Vec<Content>,
+    fields: Vec<(&'static str, Content)>,
+}
+
+impl<M: SerializeMap, G: Serialize> SerializeTupleVariant for VariantValue<M, G> {
+    type Ok = M::Ok;
+    type Error = M::Error;
+
+    fn serialize_field<V: ?Sized + Serialize>(&mut self, value: &V) -> Result<(), M::Error> {
+        self.items.push(value.serialize(ContentSerializer::new())?);
+        Ok(())
+    }
+
+    fn end(mut self) -> Result<M::Ok, M::Error> {
+        let items = core::mem::take(&mut self.items);
+        // serde's `SerializeTupleVariantAsMapValue` writes a tuple struct
+        // named after the variant.
+        let value = Content::TupleStruct(self.name, items);
+        self.state.map.serialize_value(&value)?;
+        self.state.end()
+    }
+}
+
+impl<M: SerializeMap, G: Serialize> SerializeStructVariant for VariantValue<M, G> {
+    type Ok = M::Ok;
+    type Error = M::Error;
+
+    fn serialize_field<V: ?Sized + Serialize>(
+        &mut self,
+        key: &'static str,
+        value: &V,
+    ) -> Result<(), M::Error> {
+        let value = value.serialize(ContentSerializer::new())?;
+        self.fields.push((key, value));
+        Ok(())
+    }
+
+    fn end(mut self) -> Result<M::Ok, M::Error> {
+        let fields = core::mem::take(&mut self.fields);
+        let value = Content::Struct(self.name, fields);
+        self.state.map.serialize_value(&value)?;
+        self.state.end()
     }
 }
 
