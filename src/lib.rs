@@ -230,6 +230,69 @@
 //! `DeserializeOwned`. Reading a `Box<dyn Trait>` costs the payload's
 //! allocations and the `Box`, nothing more.
 //!
+//! `dyn Trait + Send`, `dyn Trait + Sync` and `dyn Trait + Send + Sync`
+//! serialize too, and their boxes deserialize, without `Send` or `Sync` on
+//! the trait, so `Vec<Box<dyn Shape + Send + Sync>>` works in a derived
+//! struct. Such a box takes only a registered type that is `Send` (and
+//! `Sync`) itself: each annotated impl tells at compile time which of the
+//! marked objects its type can become, and reading another is an error:
+//!
+//! ```
+//! # use json_subtypes::json_subtypes;
+//! # use serde::{Deserialize, Serialize};
+//! # #[json_subtypes(tag = "type")]
+//! # trait Shape {
+//! #     fn area(&self) -> f64;
+//! # }
+//! # #[derive(Serialize, Deserialize)]
+//! # struct Circle {
+//! #     r: f64,
+//! # }
+//! # #[json_subtypes(name = "circle")]
+//! # impl Shape for Circle {
+//! #     fn area(&self) -> f64 {
+//! #         3.14 * self.r * self.r
+//! #     }
+//! # }
+//! #[derive(Serialize, Deserialize)]
+//! struct Local {
+//!     side: f64,
+//!     #[serde(skip)]
+//!     shared: std::rc::Rc<()>,                // not Send
+//! }
+//!
+//! #[json_subtypes(name = "local")]
+//! impl Shape for Local {
+//!     fn area(&self) -> f64 {
+//!         self.side * self.side
+//!     }
+//! }
+//!
+//! #[derive(Serialize, Deserialize)]
+//! struct Scene {
+//!     shapes: Vec<Box<dyn Shape + Send + Sync>>,
+//! }
+//!
+//! let scene: Scene = serde_json::from_str(r#"{"shapes":[{"type":"circle","r":1.0}]}"#)?;
+//! assert_eq!(serde_json::to_string(&scene)?, r#"{"shapes":[{"type":"circle","r":1.0}]}"#);
+//! let err = serde_json::from_str::<Box<dyn Shape + Send>>(r#"{"type":"local","side":1.0}"#)
+//!     .err()
+//!     .unwrap();
+//! assert_eq!(err.to_string(), "cannot read Local as Box<dyn Shape + Send>: Local is not Send");
+//! let local: Box<dyn Shape> = serde_json::from_str(r#"{"type":"local","side":1.0}"#)?;
+//! # Ok::<(), serde_json::Error>(())
+//! ```
+//!
+//! A marked box is read as `Box<dyn Trait>` and converted in place (no
+//! second allocation), so the marked objects add no reader per type.
+//! Profiles: a `Profile<dyn Trait>` in scope reads the marked boxes too, for
+//! the types it has from the registry (`from_registry`, also re-tagged); a
+//! type added with `subtype` there is an error for a marked box, since a
+//! generic builder cannot tell whether it is `Send`. For those, build a
+//! `Profile<dyn Trait + Send + Sync>` (or `+ Send`...): its `subtype::<C>`
+//! takes only a `C` that is `Send + Sync`, it reads and writes that object
+//! directly, and in its scope it is in charge of that object only.
+//!
 //! With serde_json's `from_str` and `from_slice` (and `Deserializer` over a
 //! `&str` or `&[u8]`), and its compact writer into a `Vec<u8>` (`to_string`,
 //! `to_vec`, `to_writer(&mut vec, ..)`), a payload is read and written by
@@ -339,6 +402,9 @@ mod buffer;
 #[allow(missing_docs)]
 mod dispatch;
 mod erased;
+// Reached only through `__private`.
+#[allow(missing_docs)]
+mod marker;
 mod native;
 mod profile;
 mod registry;
@@ -376,8 +442,12 @@ pub mod __private {
     pub mod erased {
         pub use crate::erased::{deserialize, ErasedDeserializer, Error};
     }
+    pub mod marker {
+        pub use crate::marker::{probe, Conversions, Markers, Probe};
+    }
     pub use crate::registry::{
-        deserialize_registered, serialize_registered, Entry, Registered, Registry, Subtype,
+        deserialize_marked, deserialize_registered, serialize_marked, serialize_registered, Entry,
+        Registered, Registry, Subtype,
     };
     pub use crate::tag::{
         check_nested, read_typed_tag, unknown_typed_tag, Claims, Found, HeadValue, Literal,
