@@ -186,6 +186,53 @@
 //! with the tag's name is an error, never a duplicate key, and so is a
 //! newtype payload that is not a map or struct.
 //!
+//! ## A payload field that is the tag: `visible`
+//!
+//! With `visible` on the container, a payload field named like the tag is
+//! the tag (typetag writes such a field once; Jackson calls it `visible`):
+//! on read it receives the tag's value, wherever the tag came; on write the
+//! payload's own field is what is written, where the payload writes it, and
+//! a value that is not the variant's tag is an error naming both. String,
+//! integer and bool tags reach `String`, integer and `bool` fields.
+//!
+//! ```
+//! use json_subtypes::json_subtypes;
+//!
+//! #[json_subtypes(tag = "type", visible)]
+//! #[derive(Debug, PartialEq)]
+//! enum Shape {
+//!     C { r#type: String, c: u8 },            // {"type":"C","c":11}
+//!     #[json_subtypes(name = 2)]
+//!     Two { side: u8, r#type: u32 },          // {"side":1,"type":2}
+//!     Plain { p: u8 },                        // {"type":"Plain","p":1}
+//! }
+//!
+//! let c: Shape = serde_json::from_str(r#"{"c":11,"type":"C"}"#)?;
+//! assert_eq!(c, Shape::C { r#type: "C".into(), c: 11 });
+//! assert_eq!(serde_json::to_string(&c)?, r#"{"type":"C","c":11}"#);
+//! let two = Shape::Two { side: 1, r#type: 2 };
+//! assert_eq!(serde_json::to_string(&two)?, r#"{"side":1,"type":2}"#);
+//! let wrong = Shape::C { r#type: "D".into(), c: 1 };
+//! assert_eq!(
+//!     serde_json::to_string(&wrong).unwrap_err().to_string(),
+//!     r#"cannot serialize Shape::C: its field `type` is "D", but its tag is "C""#
+//! );
+//! # Ok::<(), serde_json::Error>(())
+//! ```
+//!
+//! Which variants it applies to: a struct variant with a field serde writes
+//! under the tag's name (its own name or `rename`), and every newtype
+//! variant, whose payload gets the tag entry as one of its entries. A
+//! struct variant without such a field and a unit variant are written and
+//! read as without `visible`. A newtype payload without such a field
+//! ignores the entry on read (unless it denies unknown fields) and gets the
+//! tag after its own fields on write, so what is written reads back. A
+//! second tag in the object is still ``duplicate field `type` ``. In the
+//! sequence form the elements after the tag are the payload's fields in
+//! order, the visible one included (`["C","C",11]`). `visible` needs
+//! `tag` and a literal tag (not `tag_type`); on a trait it applies to every
+//! impl, and [`ProfileBuilder::visible`] sets it for a profile.
+//!
 //! # Trait objects
 //!
 //! The attribute on a trait makes `Box<dyn Trait>` deserializable and
@@ -408,6 +455,7 @@ mod marker;
 mod native;
 mod profile;
 mod registry;
+mod same;
 // Reached only through `__private`, and only with the `schemars` feature.
 #[cfg(feature = "schemars")]
 #[allow(missing_docs)]

@@ -167,6 +167,7 @@ pub struct ProfileBuilder<T: ?Sized + 'static> {
     markers: Vec<(TypeId, crate::marker::Conversions)>,
     position: Option<TagPosition>,
     max_depth: Option<u32>,
+    visible: bool,
     problems: Vec<String>,
 }
 
@@ -197,6 +198,7 @@ impl<T: ?Sized + 'static> Profile<T> {
             markers: Vec::new(),
             position: None,
             max_depth: None,
+            visible: false,
             problems: Vec::new(),
         }
     }
@@ -317,6 +319,7 @@ impl<T: ?Sized + Registered + 'static> Profile<T> {
             .filter_map(|s| Some((s.type_id, s.markers.clone()?)))
             .collect();
         builder.max_depth = Some(registry.max_depth_value());
+        builder.visible = registry.is_visible();
         builder
     }
 }
@@ -385,6 +388,17 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
     /// at all.
     pub fn tag_position(mut self, position: TagPosition) -> Self {
         self.position = Some(position);
+        self
+    }
+
+    /// Whether a payload field named like the tag is the tag (as
+    /// `#[json_subtypes(tag = "...", visible)]`): it receives the tag on
+    /// read, and it is what is written, where the payload puts it; a value
+    /// other than the subtype's tag is an error on write. A payload without
+    /// such a field gets the tag after its fields. Off by default: such a
+    /// field is an error on write.
+    pub fn visible(mut self, visible: bool) -> Self {
+        self.visible = visible;
         self
     }
 
@@ -514,6 +528,7 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
         if let Some(max_depth) = self.max_depth {
             registry.set_max_depth(max_depth);
         }
+        registry.set_visible(self.visible);
         debug_assert!(registry.problems().is_empty(), "{:?}", registry.problems());
         Ok(Profile {
             registry: Arc::new(registry),

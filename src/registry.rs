@@ -124,6 +124,9 @@ pub struct Registry<T: ?Sized + 'static> {
     fatal: Option<String>,
     position: TagPosition,
     max_depth: u32,
+    /// `visible`: every payload reads the tag entry and writes the tag as
+    /// its own field.
+    visible: bool,
 }
 
 /// Up to this many string tags are found by a scan rather than a hash.
@@ -226,6 +229,7 @@ impl<T: ?Sized + 'static> Registry<T> {
         name: &str,
         key: Option<&'static str>,
         max_depth: u32,
+        visible: bool,
         entries: impl IntoIterator<Item = (&'a Entry<T>, fn() -> Readers<T>, Conversions)>,
     ) -> Self {
         let mut subtypes: Vec<Subtype_<T>> = entries
@@ -249,6 +253,7 @@ impl<T: ?Sized + 'static> Registry<T> {
         subtypes.sort_by(|a, b| (a.type_name, &a.tag).cmp(&(b.type_name, &b.tag)));
         let mut out = Registry::build(name, key.map(Arc::from), subtypes, TagPosition::First);
         out.max_depth = max_depth;
+        out.visible = visible && out.key.is_some();
         if out.entries.is_empty() {
             let problem = format!(
                 "no subtypes are registered for {name} (none were found at run time; inventory registers nothing on platforms without static constructors)"
@@ -283,6 +288,7 @@ impl<T: ?Sized + 'static> Registry<T> {
             fatal: None,
             position,
             max_depth: crate::buffer::DEFAULT_MAX_DEPTH,
+            visible: false,
         };
         for (index, entry) in entries.into_iter().enumerate() {
             let index = index as u32;
@@ -362,6 +368,14 @@ impl<T: ?Sized + 'static> Registry<T> {
         self.max_depth
     }
 
+    pub(crate) fn set_visible(&mut self, visible: bool) {
+        self.visible = visible && self.key.is_some();
+    }
+
+    pub(crate) fn is_visible(&self) -> bool {
+        self.visible
+    }
+
     pub(crate) fn key_string(&self) -> Option<String> {
         self.key.map(str::to_owned)
     }
@@ -432,6 +446,7 @@ impl<T: ?Sized + 'static> Registry<T> {
                     self.name,
                     entry.type_name,
                     last,
+                    self.visible,
                 )),
                 None => JsonOut::Bare(json),
             })
@@ -443,7 +458,15 @@ impl<T: ?Sized + 'static> Registry<T> {
         match tagged {
             Some((tag, key)) => erased_serde::serialize(
                 value,
-                PayloadSerializer::for_type(serializer, key, tag, self.name, entry.type_name, last),
+                PayloadSerializer::for_type(
+                    serializer,
+                    key,
+                    tag,
+                    self.name,
+                    entry.type_name,
+                    last,
+                    self.visible,
+                ),
             ),
             None => erased_serde::serialize(value, serializer),
         }
@@ -559,6 +582,15 @@ impl<'de, T: ?Sized + 'static> Subtypes<'de> for &Registry<T> {
 
     fn erased(&self) -> bool {
         true
+    }
+
+    #[inline]
+    fn any_visible(&self) -> bool {
+        self.visible
+    }
+
+    fn is_visible(&self, _: u32) -> bool {
+        self.visible
     }
 
     fn max_depth(&self) -> u32 {

@@ -24,6 +24,14 @@ pub trait Tagging {
     /// The tag of variant `index`; `None` for variants written as they are
     /// (fallbacks, presence mode).
     fn tag(index: u32) -> Option<Self::Tag>;
+
+    /// `visible`: whether variant `index`'s payload writes the tag itself,
+    /// as its own field named like the tag.
+    #[inline]
+    fn visible(index: u32) -> bool {
+        let _ = index;
+        false
+    }
 }
 
 /// Entry point of a generated `Serialize` impl: `serialize` is the twin's
@@ -102,6 +110,7 @@ impl<S: Serializer, T: Tagging> Serializer for TaggedSerializer<S, T> {
                 enum_name: name,
                 variant,
                 last: false,
+                visible: T::visible(index),
                 of_trait: false,
             }),
             None => value.serialize(self.inner),
@@ -116,18 +125,26 @@ impl<S: Serializer, T: Tagging> Serializer for TaggedSerializer<S, T> {
         variant: &'static str,
         len: usize,
     ) -> Result<Fields<S::SerializeStruct, T::Tag>, S::Error> {
-        let (state, key) = match T::tag(index) {
+        let (state, key, trailing) = match T::tag(index) {
+            // The variant's own field is the tag.
+            Some(tag) if T::visible(index) => (
+                self.inner.serialize_struct(name, len)?,
+                Some(T::KEY),
+                Some(tag),
+            ),
             Some(tag) => {
                 let mut state = self.inner.serialize_struct(name, len + 1)?;
                 state.serialize_field(T::KEY, &tag)?;
-                (state, Some(T::KEY))
+                (state, Some(T::KEY), None)
             }
-            None => (self.inner.serialize_struct(name, len)?, None),
+            None => (self.inner.serialize_struct(name, len)?, None, None),
         };
         Ok(Fields {
             state,
             key,
-            trailing: None,
+            visible: trailing.is_some(),
+            trailing,
+            value_is_tag: false,
             enum_name: name,
             variant,
         })
@@ -200,14 +217,47 @@ impl<S: Serializer, T: Tagging> Serializer for TaggedSerializer<S, T> {
 pub struct Fields<M, G> {
     state: M,
     key: Option<&'static str>,
-    /// A tag written after the fields (`TagPosition::Last`).
+    /// A tag written after the fields (`TagPosition::Last`); with
+    /// `visible`, the tag the payload's own field must have, written after
+    /// the fields only if it has no such field.
     trailing: Option<G>,
+    /// `visible`: a field named like the tag is the tag.
+    visible: bool,
+    /// A map payload: the key just written was the visible tag's.
+    value_is_tag: bool,
     enum_name: &'static str,
     variant: &'static str,
 }
 
+/// `visible`: the payload's field named like the tag must hold its tag.
+#[cold]
+fn check_visible<E: ser::Error, G: Serialize, V: ?Sized + Serialize>(
+    tag: &G,
+    value: &V,
+    enum_name: &str,
+    variant: &str,
+    key: &str,
+) -> Result<(), E> {
+    if crate::same::same_scalar(tag, value) {
+        return Ok(());
+    }
+    let shown = |v: &dyn erased_serde::Serialize| {
+        serde_json::to_string(v).unwrap_or_else(|_| "a value that is not a tag".to_owned())
+    };
+    let (value, tag) = (shown(&value), shown(tag));
+    Err(if enum_name.contains("dyn ") || variant.contains("::") {
+        E::custom(format_args!(
+            "cannot serialize {variant} as a subtype of {enum_name}: its field `{key}` is {value}, but its tag is {tag}"
+        ))
+    } else {
+        E::custom(format_args!(
+            "cannot serialize {enum_name}::{variant}: its field `{key}` is {value}, but its tag is {tag}"
+        ))
+    })
+}
+
 fn field_is_tag<E: ser::Error>(enum_name: &str, variant: &str, key: &str) -> E {
-    if enum_name.starts_with("dyn ") || variant.contains("::") {
+    if enum_name.contains("dyn ") || variant.contains("::") {
         E::custom(format_args!(
             "cannot serialize {variant} as a subtype of {enum_name}: its field `{key}` has the name of the tag"
         ))
@@ -229,7 +279,11 @@ impl<M: SerializeStruct, G: Serialize> SerializeStructVariant for Fields<M, G> {
         value: &V,
     ) -> Result<(), M::Error> {
         if Some(key) == self.key {
-            return Err(field_is_tag(self.enum_name, self.variant, key));
+            let tag = self.trailing.take().filter(|_| self.visible);
+            let Some(tag) = tag else {
+                return Err(field_is_tag(self.enum_name, self.variant, key));
+            };
+            check_visible(&tag, value, self.enum_name, self.variant, key)?;
         }
         self.state.serialize_field(key, value)
     }
@@ -240,6 +294,8 @@ impl<M: SerializeStruct, G: Serialize> SerializeStructVariant for Fields<M, G> {
 
     #[inline]
     fn end(mut self) -> Result<M::Ok, M::Error> {
+        // With `visible`, a payload without the field (or skipping it): the
+        // tag still goes out, so the value reads back.
         if let (Some(tag), Some(key)) = (self.trailing.take(), self.key) {
             self.state.serialize_field(key, &tag)?;
         }
@@ -277,13 +333,22 @@ impl<M: SerializeMap, G: Serialize> SerializeMap for Fields<M, G> {
     fn serialize_key<K: ?Sized + Serialize>(&mut self, key: &K) -> Result<(), M::Error> {
         if let Some(tag) = self.key {
             if let Ok(true) = key.serialize(IsKey(tag)) {
-                return Err(field_is_tag(self.enum_name, self.variant, tag));
+                if !self.visible || self.trailing.is_none() {
+                    return Err(field_is_tag(self.enum_name, self.variant, tag));
+                }
+                self.value_is_tag = true;
             }
         }
         self.state.serialize_key(key)
     }
 
     fn serialize_value<V: ?Sized + Serialize>(&mut self, value: &V) -> Result<(), M::Error> {
+        if self.value_is_tag {
+            self.value_is_tag = false;
+            if let (Some(tag), Some(key)) = (self.trailing.take(), self.key) {
+                check_visible(&tag, value, self.enum_name, self.variant, key)?;
+            }
+        }
         self.state.serialize_value(value)
     }
 
@@ -304,6 +369,8 @@ pub struct PayloadSerializer<S, G> {
     variant: &'static str,
     /// Write the tag after the payload's fields.
     last: bool,
+    /// `visible`: the payload's own field named like the tag writes it.
+    visible: bool,
     /// A trait object's subtype (else an enum variant), for messages.
     of_trait: bool,
 }
@@ -317,6 +384,7 @@ impl<S: Serializer, G: Serialize> PayloadSerializer<S, G> {
         name: &'static str,
         type_name: &'static str,
         last: bool,
+        visible: bool,
     ) -> Self {
         PayloadSerializer {
             inner,
@@ -325,6 +393,7 @@ impl<S: Serializer, G: Serialize> PayloadSerializer<S, G> {
             enum_name: name,
             variant: type_name,
             last,
+            visible,
             of_trait: true,
         }
     }
@@ -474,6 +543,17 @@ impl<S: Serializer, G: Serialize> Serializer for PayloadSerializer<S, G> {
 
     #[inline]
     fn serialize_map(self, len: Option<usize>) -> Result<Self::SerializeMap, S::Error> {
+        if self.visible {
+            return Ok(Fields {
+                state: self.inner.serialize_map(len)?,
+                key: Some(self.key),
+                trailing: Some(self.tag),
+                visible: true,
+                value_is_tag: false,
+                enum_name: self.enum_name,
+                variant: self.variant,
+            });
+        }
         let mut map = self.inner.serialize_map(len.map(|len| len + 1))?;
         let trailing = if self.last {
             Some(self.tag)
@@ -485,6 +565,8 @@ impl<S: Serializer, G: Serialize> Serializer for PayloadSerializer<S, G> {
             state: map,
             key: Some(self.key),
             trailing,
+            visible: false,
+            value_is_tag: false,
             enum_name: self.enum_name,
             variant: self.variant,
         })
@@ -496,6 +578,18 @@ impl<S: Serializer, G: Serialize> Serializer for PayloadSerializer<S, G> {
         name: &'static str,
         len: usize,
     ) -> Result<Self::SerializeStruct, S::Error> {
+        if self.visible {
+            // The payload's own field is the tag, so `len` counts it.
+            return Ok(Fields {
+                state: self.inner.serialize_struct(name, len)?,
+                key: Some(self.key),
+                trailing: Some(self.tag),
+                visible: true,
+                value_is_tag: false,
+                enum_name: self.enum_name,
+                variant: self.variant,
+            });
+        }
         let mut state = self.inner.serialize_struct(name, len + 1)?;
         let trailing = if self.last {
             Some(self.tag)
@@ -507,6 +601,8 @@ impl<S: Serializer, G: Serialize> Serializer for PayloadSerializer<S, G> {
             state,
             key: Some(self.key),
             trailing,
+            visible: false,
+            value_is_tag: false,
             enum_name: self.enum_name,
             variant: self.variant,
         })

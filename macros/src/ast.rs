@@ -8,6 +8,7 @@ use syn::{Fields, Ident, ItemEnum};
 use crate::attr::{tag_value, typed_value, ContainerAttrs, Spanned, TagValue, VariantAttrs};
 use crate::case::RenameRule;
 use crate::ctx::Ctxt;
+use crate::serde_attr::serde_entries;
 
 pub struct Container<'a> {
     pub item: &'a ItemEnum,
@@ -30,6 +31,17 @@ pub struct Variant<'a> {
     /// empty for a fallback and in presence mode.
     pub tags: Vec<Spanned<TagValue>>,
     pub attrs: VariantAttrs,
+    /// `visible`: the payload reads the tag entry and writes the tag itself
+    /// (a tagged newtype variant, or a struct variant with a field named
+    /// like the tag).
+    pub visible: bool,
+}
+
+/// A struct variant's field that serde reads or writes under the tag's
+/// name: by its own name, a `rename`, or (`alias`) on read only.
+pub struct TagField {
+    pub tokens: proc_macro2::TokenStream,
+    pub alias: bool,
 }
 
 impl Variant<'_> {
@@ -53,6 +65,37 @@ impl Variant<'_> {
                 .fields
                 .iter()
                 .any(|f| f.attrs.iter().any(is_serde))
+    }
+
+    /// The fields named like the tag `key`.
+    pub fn fields_named(&self, key: &str) -> Vec<TagField> {
+        let mut out = Vec::new();
+        if self.style != Style::Struct {
+            return out;
+        }
+        for field in &self.original.fields {
+            let Some(ident) = &field.ident else { continue };
+            let entries = serde_entries(&field.attrs);
+            for (name, _, value) in &entries {
+                if let Some(lit) = value.as_ref().filter(|lit| lit.value() == key) {
+                    if name == "rename" || name == "alias" {
+                        out.push(TagField {
+                            tokens: lit.to_token_stream(),
+                            alias: name == "alias",
+                        });
+                    }
+                }
+            }
+            // Without a rename, serde reads and writes the field's own name.
+            let renamed = entries.iter().any(|(name, _, _)| name == "rename");
+            if !renamed && ident.unraw() == key {
+                out.push(TagField {
+                    tokens: ident.to_token_stream(),
+                    alias: false,
+                });
+            }
+        }
+        out
     }
 
     pub fn payload(&self) -> Option<&syn::Type> {
@@ -115,9 +158,21 @@ impl<'a> Container<'a> {
                     style,
                     tags,
                     attrs,
+                    visible: false,
                 }
             })
-            .collect();
+            .collect::<Vec<Variant>>();
+        let mut variants = variants;
+        if let (Some(_), Some(key)) = (&attrs.visible, &attrs.tag) {
+            for v in &mut variants {
+                v.visible = !v.tags.is_empty()
+                    && match v.style {
+                        Style::Newtype => true,
+                        Style::Struct => v.fields_named(&key.value).iter().any(|f| !f.alias),
+                        Style::Unit | Style::Tuple => false,
+                    };
+            }
+        }
         Container {
             item,
             attrs,

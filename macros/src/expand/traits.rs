@@ -33,6 +33,7 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
     };
     let private = quote!(::json_subtypes::__private);
     let max_depth = attrs.max_depth.as_ref().map_or(128, |d| d.value);
+    let visible = attrs.visible.is_some();
     let send = quote!(::core::marker::Send);
     let sync = quote!(::core::marker::Sync);
     // `dyn Trait + Send` and the other marked objects: written as
@@ -107,6 +108,7 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                             #name,
                             #key,
                             #max_depth,
+                            #visible,
                             #private::inventory::iter::<__Registration>
                                 .into_iter()
                                 .map(|__r| (&__r.0, __r.1, #private::marker::Conversions::new((__r.2)()))),
@@ -160,6 +162,12 @@ fn check_trait(cx: &Ctxt, attrs: &ContainerAttrs, item: &ItemTrait) {
     }
     if let Some(rule) = &attrs.rename_all {
         cx.error_spanned_by(rule, "`rename_all` is for enums; give each impl its `name`");
+    }
+    if let (Some(visible), None) = (&attrs.visible, &attrs.tag) {
+        cx.error_spanned_by(
+            visible,
+            "`visible` hands the tag to a payload field, and this trait has no tag; add `tag = \"...\"` or remove `visible`",
+        );
     }
     if let Some(first_match) = &attrs.first_match {
         cx.error_spanned_by(
