@@ -268,6 +268,25 @@ fn field_is_tag<E: ser::Error>(enum_name: &str, variant: &str, key: &str) -> E {
     }
 }
 
+impl<M: SerializeStruct, G: Serialize> Fields<M, G> {
+    /// A field named like the tag: the tag itself with `visible` (checked,
+    /// then written), else an error. Out of line: every other field pays
+    /// only the comparison.
+    #[cold]
+    #[inline(never)]
+    fn tag_field<V: ?Sized + Serialize>(
+        &mut self,
+        key: &'static str,
+        value: &V,
+    ) -> Result<(), M::Error> {
+        let Some(tag) = self.trailing.take().filter(|_| self.visible) else {
+            return Err(field_is_tag(self.enum_name, self.variant, key));
+        };
+        check_visible(&tag, value, self.enum_name, self.variant, key)?;
+        self.state.serialize_field(key, value)
+    }
+}
+
 impl<M: SerializeStruct, G: Serialize> SerializeStructVariant for Fields<M, G> {
     type Ok = M::Ok;
     type Error = M::Error;
@@ -279,11 +298,7 @@ impl<M: SerializeStruct, G: Serialize> SerializeStructVariant for Fields<M, G> {
         value: &V,
     ) -> Result<(), M::Error> {
         if Some(key) == self.key {
-            let tag = self.trailing.take().filter(|_| self.visible);
-            let Some(tag) = tag else {
-                return Err(field_is_tag(self.enum_name, self.variant, key));
-            };
-            check_visible(&tag, value, self.enum_name, self.variant, key)?;
+            return self.tag_field(key, value);
         }
         self.state.serialize_field(key, value)
     }
@@ -543,19 +558,10 @@ impl<S: Serializer, G: Serialize> Serializer for PayloadSerializer<S, G> {
 
     #[inline]
     fn serialize_map(self, len: Option<usize>) -> Result<Self::SerializeMap, S::Error> {
-        if self.visible {
-            return Ok(Fields {
-                state: self.inner.serialize_map(len)?,
-                key: Some(self.key),
-                trailing: Some(self.tag),
-                visible: true,
-                value_is_tag: false,
-                enum_name: self.enum_name,
-                variant: self.variant,
-            });
-        }
-        let mut map = self.inner.serialize_map(len.map(|len| len + 1))?;
-        let trailing = if self.last {
+        // With `visible` the payload's own entry is the tag.
+        let extra = usize::from(!self.visible);
+        let mut map = self.inner.serialize_map(len.map(|len| len + extra))?;
+        let trailing = if self.last || self.visible {
             Some(self.tag)
         } else {
             map.serialize_entry(self.key, &self.tag)?;
@@ -565,7 +571,7 @@ impl<S: Serializer, G: Serialize> Serializer for PayloadSerializer<S, G> {
             state: map,
             key: Some(self.key),
             trailing,
-            visible: false,
+            visible: self.visible,
             value_is_tag: false,
             enum_name: self.enum_name,
             variant: self.variant,
@@ -578,20 +584,10 @@ impl<S: Serializer, G: Serialize> Serializer for PayloadSerializer<S, G> {
         name: &'static str,
         len: usize,
     ) -> Result<Self::SerializeStruct, S::Error> {
-        if self.visible {
-            // The payload's own field is the tag, so `len` counts it.
-            return Ok(Fields {
-                state: self.inner.serialize_struct(name, len)?,
-                key: Some(self.key),
-                trailing: Some(self.tag),
-                visible: true,
-                value_is_tag: false,
-                enum_name: self.enum_name,
-                variant: self.variant,
-            });
-        }
-        let mut state = self.inner.serialize_struct(name, len + 1)?;
-        let trailing = if self.last {
+        // With `visible` the payload's own field is the tag: `len` counts it.
+        let extra = usize::from(!self.visible);
+        let mut state = self.inner.serialize_struct(name, len + extra)?;
+        let trailing = if self.last || self.visible {
             Some(self.tag)
         } else {
             state.serialize_field(self.key, &self.tag)?;
@@ -601,7 +597,7 @@ impl<S: Serializer, G: Serialize> Serializer for PayloadSerializer<S, G> {
             state,
             key: Some(self.key),
             trailing,
-            visible: false,
+            visible: self.visible,
             value_is_tag: false,
             enum_name: self.enum_name,
             variant: self.variant,
