@@ -340,3 +340,38 @@ fn the_sequence_form_gives_the_payload_every_field_after_the_tag() {
         "invalid type: integer `11`, expected a string at line 1 column 7"
     );
 }
+
+#[json_subtypes(tag = "type", rename_all = "lowercase")]
+#[derive(Debug, PartialEq)]
+enum Animal {
+    Fish {
+        fins: u8,
+    },
+    #[json_subtypes(nested)]
+    Mammal(Mammal),
+}
+
+#[json_subtypes(tag = "type", rename_all = "lowercase", visible)]
+#[derive(Debug, PartialEq)]
+enum Mammal {
+    Whale { r#type: String, tons: u32 },
+    Bat,
+}
+
+#[rstest]
+#[case::first(r#"{"type":"whale","tons":40}"#)]
+#[case::last(r#"{"tons":40,"type":"whale"}"#)]
+fn a_visible_child_receives_the_tag_its_parent_read(#[case] text: &str) {
+    let expected = Animal::Mammal(Mammal::Whale {
+        r#type: "whale".into(),
+        tons: 40,
+    });
+    let animal: Animal = serde_json::from_str(text).unwrap();
+    assert_eq!(animal, expected);
+    assert_eq!(
+        serde_json::to_string(&animal).unwrap(),
+        r#"{"type":"whale","tons":40}"#
+    );
+    let bat: Animal = serde_json::from_str(r#"{"type":"bat"}"#).unwrap();
+    assert_eq!(bat, Animal::Mammal(Mammal::Bat));
+}

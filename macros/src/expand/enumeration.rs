@@ -348,6 +348,11 @@ fn resolved_builds(cont: &Container) -> TokenStream {
             }
         }
     };
+    if cont.attrs.visible.is_some() {
+        // A visible payload reads the tag entry too: the default
+        // `build_tagged` hands it over again before the rest.
+        return build_head;
+    }
     quote! {
         #build_head
 
