@@ -50,6 +50,16 @@ pub trait Dispatch<'de>: Sized {
     /// told was expected, instead of our own wording.
     const EXPECTING: Option<&'static str> = None;
 
+    /// `visible`: whether some variant's payload reads the tag entry too.
+    const VISIBLE: bool = false;
+
+    /// `visible`: whether variant `index`'s payload reads the tag entry.
+    #[inline]
+    fn is_visible(index: u32) -> bool {
+        let _ = index;
+        false
+    }
+
     /// Whether variant `index` is `nested`.
     #[inline]
     fn is_nested(index: u32) -> bool {
@@ -171,6 +181,17 @@ pub trait Subtypes<'de> {
         false
     }
 
+    /// `visible`: whether some subtype reads the tag entry too.
+    fn any_visible(&self) -> bool {
+        false
+    }
+
+    /// `visible`: whether subtype `index` reads the tag entry too.
+    fn is_visible(&self, index: u32) -> bool {
+        let _ = index;
+        false
+    }
+
     /// Reads a tag value: `Ok(Some(index))`, `Ok(None)` for an unknown tag
     /// recorded in the sink (fallback), or the unknown-tag error.
     fn read_tag<D>(&self, tag: D, sink: Option<TagSink<'_, 'de>>) -> Result<Option<u32>, D::Error>
@@ -280,6 +301,16 @@ impl<'de, T: Dispatch<'de>> Subtypes<'de> for EnumSubtypes<T> {
     #[inline]
     fn is_nested(&self, index: u32) -> bool {
         T::is_nested(index)
+    }
+
+    #[inline]
+    fn any_visible(&self) -> bool {
+        T::VISIBLE
+    }
+
+    #[inline]
+    fn is_visible(&self, index: u32) -> bool {
+        T::is_visible(index)
     }
 
     #[inline]
@@ -506,7 +537,7 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
             };
             match map.next_key_seed(seed)? {
                 Some(true) => {
-                    if s.fallback().is_none() && !s.any_nested() {
+                    if s.fallback().is_none() && !s.any_nested() && !s.any_visible() {
                         // The fast path: nothing recorded.
                         let index = map.next_value_seed(TagSeed {
                             subtypes: s,
@@ -516,7 +547,8 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
                         return self.build(index, prefix.prefix_reader(), map, None);
                     }
                     // The tag entry is recorded in place for the fallback,
-                    // or for a nested child which reads it first; dropped
+                    // for a nested child which reads it first, or for a
+                    // `visible` payload which reads it where it was; dropped
                     // again for any other subtype.
                     let key = s.key().unwrap_or_default();
                     let mark = prefix.len();
@@ -526,6 +558,7 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
                         head: Some(&mut head),
                         key,
                         fallback: s.fallback().is_some(),
+                        visible: s.any_visible(),
                     };
                     let seed = TagSeed {
                         subtypes: s,
@@ -544,7 +577,9 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
                             None => self.build(index, prefix.prefix_reader_from(mark), map, None),
                         },
                         Some(index) => {
-                            prefix.truncate(mark);
+                            if !s.is_visible(index) {
+                                prefix.truncate(mark);
+                            }
                             self.build(index, prefix.prefix_reader(), map, None)
                         }
                         None => {

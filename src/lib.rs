@@ -294,6 +294,57 @@
 //! `payload_field_named_like_the_tag_is_an_error_not_a_duplicate_key`,
 //! `payload_that_is_not_a_map_is_an_error_both_ways`.
 //!
+//! ## A payload field that is the tag: `visible`
+//!
+//! With `visible` on the container, a payload field named like the tag is
+//! the tag (typetag writes such a field once; Jackson calls it `visible`):
+//! on read it receives the tag's value, wherever the tag came; on write the
+//! payload's own field is what is written, where the payload writes it, and
+//! a value that is not the variant's tag is an error naming both. String,
+//! integer and bool tags reach `String`, integer and `bool` fields.
+//!
+//! ```
+//! use json_subtypes::json_subtypes;
+//!
+//! #[json_subtypes(tag = "type", visible)]
+//! #[derive(Debug, PartialEq)]
+//! enum Shape {
+//!     C { r#type: String, c: u8 },            // {"type":"C","c":11}
+//!     #[json_subtypes(name = 2)]
+//!     Two { side: u8, r#type: u32 },          // {"side":1,"type":2}
+//!     Plain { p: u8 },                        // {"type":"Plain","p":1}
+//! }
+//!
+//! let c: Shape = serde_json::from_str(r#"{"c":11,"type":"C"}"#)?;
+//! assert_eq!(c, Shape::C { r#type: "C".into(), c: 11 });
+//! assert_eq!(serde_json::to_string(&c)?, r#"{"type":"C","c":11}"#);
+//! let two = Shape::Two { side: 1, r#type: 2 };
+//! assert_eq!(serde_json::to_string(&two)?, r#"{"side":1,"type":2}"#);
+//! let wrong = Shape::C { r#type: "D".into(), c: 1 };
+//! assert_eq!(
+//!     serde_json::to_string(&wrong).unwrap_err().to_string(),
+//!     r#"cannot serialize Shape::C: its field `type` is "D", but its tag is "C""#
+//! );
+//! # Ok::<(), serde_json::Error>(())
+//! ```
+//!
+//! Which variants it applies to: a struct variant with a field serde writes
+//! under the tag's name (its own name or `rename`), and every newtype
+//! variant, whose payload gets the tag entry as one of its entries. A
+//! struct variant without such a field and a unit variant are written and
+//! read as without `visible`. A newtype payload without such a field
+//! ignores the entry on read (unless it denies unknown fields) and gets the
+//! tag after its own fields on write, so what is written reads back. A
+//! second tag in the object is still ``duplicate field `type` ``. In the
+//! sequence form the elements after the tag are the payload's fields in
+//! order, the visible one included (`["C","C",11]`). `visible` needs
+//! `tag` and a literal tag (not `tag_type`); on a trait it applies to every
+//! impl, and [`ProfileBuilder::visible`] sets it for a profile.
+//!
+//! Shown by `test_visible` (serialize, deserialize and round trip in every
+//! tag position, the wrong-value error, int and bool tags, nested levels,
+//! traits and profiles) and `tests/ui/visible-*.rs`.
+//!
 //! # Trait objects
 //!
 //! The attribute on a trait makes `Box<dyn Trait>` deserializable and
@@ -345,6 +396,71 @@
 //! `verify_lists_every_collision`, `a_collided_tag_is_an_error_at_use`. The
 //! allocations are checked by the invariants of `benches/alloc_count.rs`
 //! (`cargo bench --bench alloc_count` fails when one breaks), not by a test.
+//!
+//! `dyn Trait + Send`, `dyn Trait + Sync` and `dyn Trait + Send + Sync`
+//! serialize too, and their boxes deserialize, without `Send` or `Sync` on
+//! the trait, so `Vec<Box<dyn Shape + Send + Sync>>` works in a derived
+//! struct. Such a box takes only a registered type that is `Send` (and
+//! `Sync`) itself: each annotated impl tells at compile time which of the
+//! marked objects its type can become, and reading another is an error:
+//!
+//! ```
+//! # use json_subtypes::json_subtypes;
+//! # use serde::{Deserialize, Serialize};
+//! # #[json_subtypes(tag = "type")]
+//! # trait Shape {
+//! #     fn area(&self) -> f64;
+//! # }
+//! # #[derive(Serialize, Deserialize)]
+//! # struct Circle {
+//! #     r: f64,
+//! # }
+//! # #[json_subtypes(name = "circle")]
+//! # impl Shape for Circle {
+//! #     fn area(&self) -> f64 {
+//! #         3.14 * self.r * self.r
+//! #     }
+//! # }
+//! #[derive(Serialize, Deserialize)]
+//! struct Local {
+//!     side: f64,
+//!     #[serde(skip)]
+//!     shared: std::rc::Rc<()>,                // not Send
+//! }
+//!
+//! #[json_subtypes(name = "local")]
+//! impl Shape for Local {
+//!     fn area(&self) -> f64 {
+//!         self.side * self.side
+//!     }
+//! }
+//!
+//! #[derive(Serialize, Deserialize)]
+//! struct Scene {
+//!     shapes: Vec<Box<dyn Shape + Send + Sync>>,
+//! }
+//!
+//! let scene: Scene = serde_json::from_str(r#"{"shapes":[{"type":"circle","r":1.0}]}"#)?;
+//! assert_eq!(serde_json::to_string(&scene)?, r#"{"shapes":[{"type":"circle","r":1.0}]}"#);
+//! let err = serde_json::from_str::<Box<dyn Shape + Send>>(r#"{"type":"local","side":1.0}"#)
+//!     .err()
+//!     .unwrap();
+//! assert_eq!(err.to_string(), "cannot read Local as Box<dyn Shape + Send>: Local is not Send");
+//! let local: Box<dyn Shape> = serde_json::from_str(r#"{"type":"local","side":1.0}"#)?;
+//! # Ok::<(), serde_json::Error>(())
+//! ```
+//!
+//! A marked box is read as `Box<dyn Trait>` and converted in place (no
+//! second allocation), so the marked objects add no reader per type.
+//! Profiles: a `Profile<dyn Trait>` in scope reads the marked boxes too, for
+//! the types it has from the registry (`from_registry`, also re-tagged); a
+//! type added with `subtype` there is an error for a marked box, since a
+//! generic builder cannot tell whether it is `Send`. For those, build a
+//! `Profile<dyn Trait + Send + Sync>` (or `+ Send`...): its `subtype::<C>`
+//! takes only a `C` that is `Send + Sync`, it reads and writes that object
+//! directly, and in its scope it is in charge of that object only.
+//!
+//! Shown by `test_marker_traits` and `tests/ui/profile-subtype-not-send.rs`.
 //!
 //! With serde_json's `from_str` and `from_slice` (and `Deserializer` over a
 //! `&str` or `&[u8]`), and its compact writer into a `Vec<u8>` (`to_string`,
@@ -491,11 +607,15 @@ mod content;
 #[allow(missing_docs)]
 mod dispatch;
 mod erased;
+// Both reached only through `__private`.
 #[allow(missing_docs)]
 mod fallback;
+#[allow(missing_docs)]
+mod marker;
 mod native;
 mod profile;
 mod registry;
+mod same;
 // Reached only through `__private`, and only with the `schemars` feature.
 #[cfg(feature = "schemars")]
 #[allow(missing_docs)]
@@ -531,8 +651,12 @@ pub mod __private {
     pub mod erased {
         pub use crate::erased::{deserialize, ErasedDeserializer, Error};
     }
+    pub mod marker {
+        pub use crate::marker::{probe, Conversions, Markers, Probe};
+    }
     pub use crate::registry::{
-        deserialize_registered, serialize_registered, Entry, Registered, Registry, Subtype,
+        deserialize_marked, deserialize_registered, serialize_marked, serialize_registered, Entry,
+        Registered, Registry, Subtype,
     };
     pub use crate::tag::{
         check_nested, read_typed_tag, unknown_typed_tag, Claims, Found, HeadValue, Literal,

@@ -16,7 +16,13 @@ use crate::registry::{OwnedLiteral, Registered, Registry, Subtype, Subtype_, Tag
 
 /// Turns a concrete implementation into the trait object. Implemented by
 /// the trait attribute for `dyn Trait` and every type implementing the
-/// trait, so a profile takes any implementation, annotated or not.
+/// trait, so a profile takes any implementation, annotated or not. For
+/// `dyn Trait + Send` (or `+ Sync`) the type must be `Send` (or `Sync`).
+#[diagnostic::on_unimplemented(
+    message = "`{C}` cannot be boxed as `{Self}`",
+    label = "not a subtype of `{Self}`",
+    note = "a subtype implements the trait, and for `dyn Trait + Send` or `+ Sync` it is `Send` or `Sync` too; a type that is not can be a subtype of a profile of the plain `dyn Trait`"
+)]
 pub trait Upcast<C> {
     #[doc(hidden)]
     fn __json_subtypes_upcast(value: Box<C>) -> Box<Self>;
@@ -156,8 +162,12 @@ pub struct ProfileBuilder<T: ?Sized + 'static> {
     subtypes: Vec<Subtype_<T>>,
     /// Types that came from the attribute registry: `subtype` re-tags them.
     inherited: Vec<TypeId>,
+    /// What the impl attributes proved about the registry's types: kept
+    /// when `subtype` re-tags one or a fallback adds it again.
+    markers: Vec<(TypeId, crate::marker::Conversions)>,
     position: Option<TagPosition>,
     max_depth: Option<u32>,
+    visible: bool,
     problems: Vec<String>,
 }
 
@@ -185,8 +195,10 @@ impl<T: ?Sized + 'static> Profile<T> {
             tag: None,
             subtypes: Vec::new(),
             inherited: Vec::new(),
+            markers: Vec::new(),
             position: None,
             max_depth: None,
+            visible: false,
             problems: Vec::new(),
         }
     }
@@ -301,7 +313,13 @@ impl<T: ?Sized + Registered + 'static> Profile<T> {
         builder.tag = registry.key_string();
         builder.subtypes = registry.subtypes().to_vec();
         builder.inherited = builder.subtypes.iter().map(|s| s.type_id).collect();
+        builder.markers = builder
+            .subtypes
+            .iter()
+            .filter_map(|s| Some((s.type_id, s.markers.clone()?)))
+            .collect();
         builder.max_depth = Some(registry.max_depth_value());
+        builder.visible = registry.is_visible();
         builder
     }
 }
@@ -373,6 +391,17 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
         self
     }
 
+    /// Whether a payload field named like the tag is the tag (as
+    /// `#[json_subtypes(tag = "...", visible)]`): it receives the tag on
+    /// read, and it is what is written, where the payload puts it; a value
+    /// other than the subtype's tag is an error on write. A payload without
+    /// such a field gets the tag after its fields. Off by default: such a
+    /// field is an error on write.
+    pub fn visible(mut self, visible: bool) -> Self {
+        self.visible = visible;
+        self
+    }
+
     /// How deeply values may nest (default 128, as serde_json): deeper
     /// input is an error, never a stack overflow.
     pub fn max_depth(mut self, max_depth: u32) -> Self {
@@ -389,6 +418,11 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
         C: Serialize + DeserializeOwned + 'static,
         T: Upcast<C>,
     {
+        let markers = self
+            .markers
+            .iter()
+            .find(|(id, _)| *id == TypeId::of::<C>())
+            .map(|(_, m)| m.clone());
         self.subtypes.push(Subtype_ {
             tag,
             aliases: Vec::new(),
@@ -398,6 +432,7 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
             type_id: TypeId::of::<C>(),
             deserialize: read_as::<T, C>,
             native: crate::native::readers::<T, C>(),
+            markers,
         });
     }
 
@@ -493,6 +528,7 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
         if let Some(max_depth) = self.max_depth {
             registry.set_max_depth(max_depth);
         }
+        registry.set_visible(self.visible);
         debug_assert!(registry.problems().is_empty(), "{:?}", registry.problems());
         Ok(Profile {
             registry: Arc::new(registry),

@@ -11,6 +11,7 @@ use serde::de::{self, Deserializer};
 use serde::ser::{Error as _, Serialize, Serializer};
 
 use crate::dispatch::{deserialize_with, Payload, Subtypes};
+use crate::marker::Conversions;
 use crate::native::{write_json, JsonOut, Readers};
 use crate::tag::{Found, Literal, Lookup, TagSink, TagVisitor};
 use crate::tagged::PayloadSerializer;
@@ -62,6 +63,8 @@ pub trait Subtype: erased_serde::Serialize {
     fn __json_subtypes_erased(&self) -> &dyn erased_serde::Serialize;
     #[doc(hidden)]
     fn __json_subtypes_to_json(&self, out: JsonOut<'_, '_>) -> serde_json::Result<()>;
+    #[doc(hidden)]
+    fn __json_subtypes_into_any(self: Box<Self>) -> Box<dyn core::any::Any>;
 }
 
 impl<T: Serialize + 'static> Subtype for T {
@@ -82,6 +85,10 @@ impl<T: Serialize + 'static> Subtype for T {
             JsonOut::Tagged(payload) => self.serialize(payload),
             JsonOut::Bare(serializer) => self.serialize(serializer),
         }
+    }
+
+    fn __json_subtypes_into_any(self: Box<Self>) -> Box<dyn core::any::Any> {
+        self
     }
 }
 
@@ -117,6 +124,9 @@ pub struct Registry<T: ?Sized + 'static> {
     fatal: Option<String>,
     position: TagPosition,
     max_depth: u32,
+    /// `visible`: every payload reads the tag entry and writes the tag as
+    /// its own field.
+    visible: bool,
 }
 
 /// Up to this many string tags are found by a scan rather than a hash.
@@ -144,6 +154,9 @@ pub(crate) struct Subtype_<T: ?Sized + 'static> {
     pub(crate) type_id: TypeId,
     pub(crate) deserialize: DeserializeFn<T>,
     pub(crate) native: Readers<T>,
+    /// What the impl attribute proved the type can become (`dyn Trait +
+    /// Send`...); `None` when nobody looked (a profile's own subtypes).
+    pub(crate) markers: Option<Conversions>,
 }
 
 impl<T: ?Sized> Clone for Subtype_<T> {
@@ -157,6 +170,7 @@ impl<T: ?Sized> Clone for Subtype_<T> {
             type_id: self.type_id,
             deserialize: self.deserialize,
             native: self.native,
+            markers: self.markers.clone(),
         }
     }
 }
@@ -215,11 +229,12 @@ impl<T: ?Sized + 'static> Registry<T> {
         name: &str,
         key: Option<&'static str>,
         max_depth: u32,
-        entries: impl IntoIterator<Item = (&'a Entry<T>, fn() -> Readers<T>)>,
+        visible: bool,
+        entries: impl IntoIterator<Item = (&'a Entry<T>, fn() -> Readers<T>, Conversions)>,
     ) -> Self {
         let mut subtypes: Vec<Subtype_<T>> = entries
             .into_iter()
-            .map(|(e, native)| Subtype_ {
+            .map(|(e, native, markers)| Subtype_ {
                 tag: e.tag.map(OwnedLiteral::from_literal),
                 aliases: e
                     .aliases
@@ -232,11 +247,13 @@ impl<T: ?Sized + 'static> Registry<T> {
                 type_id: (e.type_id)(),
                 deserialize: e.deserialize,
                 native: native(),
+                markers: Some(markers),
             })
             .collect();
         subtypes.sort_by(|a, b| (a.type_name, &a.tag).cmp(&(b.type_name, &b.tag)));
         let mut out = Registry::build(name, key.map(Arc::from), subtypes, TagPosition::First);
         out.max_depth = max_depth;
+        out.visible = visible && out.key.is_some();
         if out.entries.is_empty() {
             let problem = format!(
                 "no subtypes are registered for {name} (none were found at run time; inventory registers nothing on platforms without static constructors)"
@@ -271,6 +288,7 @@ impl<T: ?Sized + 'static> Registry<T> {
             fatal: None,
             position,
             max_depth: crate::buffer::DEFAULT_MAX_DEPTH,
+            visible: false,
         };
         for (index, entry) in entries.into_iter().enumerate() {
             let index = index as u32;
@@ -350,6 +368,14 @@ impl<T: ?Sized + 'static> Registry<T> {
         self.max_depth
     }
 
+    pub(crate) fn set_visible(&mut self, visible: bool) {
+        self.visible = visible && self.key.is_some();
+    }
+
+    pub(crate) fn is_visible(&self) -> bool {
+        self.visible
+    }
+
     pub(crate) fn key_string(&self) -> Option<String> {
         self.key.map(str::to_owned)
     }
@@ -391,15 +417,13 @@ impl<T: ?Sized + 'static> Registry<T> {
         }
     }
 
-    /// Writes `value` with its tag.
-    pub(crate) fn serialize<S: Serializer>(
+    /// Writes `value` (a `T`, or the same object with other auto traits)
+    /// with its tag.
+    pub(crate) fn serialize<S: Serializer, V: ?Sized + Subtype>(
         &self,
-        value: &T,
+        value: &V,
         serializer: S,
-    ) -> Result<S::Ok, S::Error>
-    where
-        T: Subtype,
-    {
+    ) -> Result<S::Ok, S::Error> {
         let Some(&index) = self.by_type.get(&value.__json_subtypes_type_id()) else {
             return Err(S::Error::custom(format_args!(
                 "cannot serialize {}: its type is not a registered subtype of {}",
@@ -422,6 +446,7 @@ impl<T: ?Sized + 'static> Registry<T> {
                     self.name,
                     entry.type_name,
                     last,
+                    self.visible,
                 )),
                 None => JsonOut::Bare(json),
             })
@@ -433,9 +458,52 @@ impl<T: ?Sized + 'static> Registry<T> {
         match tagged {
             Some((tag, key)) => erased_serde::serialize(
                 value,
-                PayloadSerializer::for_type(serializer, key, tag, self.name, entry.type_name, last),
+                PayloadSerializer::for_type(
+                    serializer,
+                    key,
+                    tag,
+                    self.name,
+                    entry.type_name,
+                    last,
+                    self.visible,
+                ),
             ),
             None => erased_serde::serialize(value, serializer),
+        }
+    }
+
+    /// Turns a `Box<T>` read with this table into `Box<U>`, the same
+    /// object with auto traits, when its type was proven to have them.
+    fn convert<U: ?Sized + 'static, E: de::Error>(&self, value: Box<T>) -> Result<Box<U>, E>
+    where
+        T: Subtype,
+    {
+        let entry = self
+            .by_type
+            .get(&value.__json_subtypes_type_id())
+            .map(|&index| &self.entries[index as usize]);
+        let type_name = entry.map_or("?", |e| e.type_name);
+        match entry.and_then(|e| e.markers.as_ref()).map(|m| m.get::<U>()) {
+            Some(Some(convert)) => convert(value.__json_subtypes_into_any()).ok_or_else(|| {
+                E::custom(format_args!(
+                    "json_subtypes: {type_name} is not the type its conversion was made for"
+                ))
+            }),
+            Some(None) => {
+                let object = crate::marker::object_name::<U>();
+                let markers = object.split_once(" + ").map_or("", |(_, m)| m);
+                Err(E::custom(format_args!(
+                    "cannot read {type_name} as Box<{object}>: {type_name} is not {markers}"
+                )))
+            }
+            None => {
+                let object = crate::marker::object_name::<U>();
+                Err(E::custom(format_args!(
+                    "cannot read {type_name} as Box<{object}>: the {} cannot tell whether {type_name} is {}; build a Profile<{object}> for it",
+                    self.name,
+                    object.split_once(" + ").map_or("", |(_, m)| m),
+                )))
+            }
         }
     }
 }
@@ -516,6 +584,15 @@ impl<'de, T: ?Sized + 'static> Subtypes<'de> for &Registry<T> {
         true
     }
 
+    #[inline]
+    fn any_visible(&self) -> bool {
+        self.visible
+    }
+
+    fn is_visible(&self, _: u32) -> bool {
+        self.visible
+    }
+
     fn max_depth(&self) -> u32 {
         self.max_depth
     }
@@ -546,6 +623,40 @@ where
         return Err(de::Error::custom(problem));
     }
     deserialize_with(registry, deserializer)
+}
+
+/// Reads a `Box<dyn Trait + Send>` (`U`, or another of the marked objects)
+/// through the registry of `dyn Trait` (`T`): a profile scoped for `U` reads
+/// it directly; else the box is read as `T` and converted, which only a type
+/// proven to be `Send` allows.
+pub fn deserialize_marked<'de, T, U, D>(deserializer: D) -> Result<Box<U>, D::Error>
+where
+    T: ?Sized + Registered + Subtype + 'static,
+    U: ?Sized + 'static,
+    D: Deserializer<'de>,
+{
+    if let Some(profile) = crate::profile::scoped::<U>() {
+        return deserialize_with(&*profile, deserializer);
+    }
+    let value = deserialize_registered::<T, D>(deserializer)?;
+    match crate::profile::scoped::<T>() {
+        Some(profile) => profile.convert(value),
+        None => T::registry().convert(value),
+    }
+}
+
+/// Writes a `dyn Trait + Send` (`U`, given as the `dyn Trait` it also is):
+/// with a profile scoped for `U`, else as a `dyn Trait`.
+pub fn serialize_marked<T, U, S>(value: &T, serializer: S) -> Result<S::Ok, S::Error>
+where
+    T: ?Sized + Registered + Subtype + 'static,
+    U: ?Sized + 'static,
+    S: Serializer,
+{
+    match crate::profile::scoped::<U>() {
+        Some(profile) => profile.serialize(value, serializer),
+        None => serialize_registered::<T, S>(value, serializer),
+    }
 }
 
 /// Writes a `dyn Trait` with the trait's registry.

@@ -337,7 +337,11 @@ fn merge(object: Schema, constraint: Value) -> Value {
             ("type", _) => {}
             ("properties", Value::Object(mut props)) => {
                 if let Some(Value::Object(own)) = object.remove("properties") {
-                    props.extend(own);
+                    // A `visible` field named like the tag keeps the tag's
+                    // constraint, which is the stricter.
+                    for (name, schema) in own {
+                        props.entry(name).or_insert(schema);
+                    }
                 }
                 object.insert(keyword, props.into());
             }

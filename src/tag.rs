@@ -208,6 +208,8 @@ pub struct TagSink<'a, 'de> {
     pub(crate) key: &'a str,
     /// Whether an unknown value goes to a fallback (else it is an error).
     pub(crate) fallback: bool,
+    /// `visible`: a known value is recorded too, for the payload to read.
+    pub(crate) visible: bool,
     /// Where a nested child's tag is kept when it needs no buffer (a
     /// borrowed string, an integer, a bool).
     pub(crate) head: Option<&'a mut Option<HeadValue<'de>>>,
@@ -347,7 +349,13 @@ impl<'de, L: Lookup> TagVisitor<'_, 'de, L> {
                 }
                 Ok(Some(index))
             }
-            Some(index) => Ok(Some(index)),
+            Some(index) => {
+                if let Some(sink) = self.sink.filter(|s| s.visible) {
+                    sink.buf.push_str(sink.key);
+                    record(sink.buf.recorder(crate::buffer::remaining()))?;
+                }
+                Ok(Some(index))
+            }
             None => self.unknown(|| unknown_tag(found, &table.expected()), record),
         }
     }

@@ -26,6 +26,14 @@ pub trait Tagging {
     /// The tag of variant `index`; `None` for variants written as they are
     /// (fallbacks, presence mode).
     fn tag(index: u32) -> Option<Self::Tag>;
+
+    /// `visible`: whether variant `index`'s payload writes the tag itself,
+    /// as its own field named like the tag.
+    #[inline]
+    fn visible(index: u32) -> bool {
+        let _ = index;
+        false
+    }
 }
 
 /// Entry point of a generated `Serialize` impl: `serialize` is the twin's
@@ -104,6 +112,7 @@ impl<S: Serializer, T: Tagging> Serializer for TaggedSerializer<S, T> {
                 enum_name: name,
                 variant,
                 last: false,
+                visible: T::visible(index),
                 of_trait: false,
             }),
             None => value.serialize(self.inner),
@@ -118,18 +127,26 @@ impl<S: Serializer, T: Tagging> Serializer for TaggedSerializer<S, T> {
         variant: &'static str,
         len: usize,
     ) -> Result<Fields<S::SerializeStruct, T::Tag>, S::Error> {
-        let (state, key) = match T::tag(index) {
+        let (state, key, trailing) = match T::tag(index) {
+            // The variant's own field is the tag.
+            Some(tag) if T::visible(index) => (
+                self.inner.serialize_struct(name, len)?,
+                Some(T::KEY),
+                Some(tag),
+            ),
             Some(tag) => {
                 let mut state = self.inner.serialize_struct(name, len + 1)?;
                 state.serialize_field(T::KEY, &tag)?;
-                (state, Some(T::KEY))
+                (state, Some(T::KEY), None)
             }
-            None => (self.inner.serialize_struct(name, len)?, None),
+            None => (self.inner.serialize_struct(name, len)?, None, None),
         };
         Ok(Fields {
             state,
             key,
-            trailing: None,
+            visible: trailing.is_some(),
+            trailing,
+            value_is_tag: false,
             enum_name: name,
             variant,
         })
@@ -202,14 +219,47 @@ impl<S: Serializer, T: Tagging> Serializer for TaggedSerializer<S, T> {
 pub struct Fields<M, G> {
     state: M,
     key: Option<&'static str>,
-    /// A tag written after the fields (`TagPosition::Last`).
+    /// A tag written after the fields (`TagPosition::Last`); with
+    /// `visible`, the tag the payload's own field must have, written after
+    /// the fields only if it has no such field.
     trailing: Option<G>,
+    /// `visible`: a field named like the tag is the tag.
+    visible: bool,
+    /// A map payload: the key just written was the visible tag's.
+    value_is_tag: bool,
     enum_name: &'static str,
     variant: &'static str,
 }
 
+/// `visible`: the payload's field named like the tag must hold its tag.
+#[cold]
+fn check_visible<E: ser::Error, G: Serialize, V: ?Sized + Serialize>(
+    tag: &G,
+    value: &V,
+    enum_name: &str,
+    variant: &str,
+    key: &str,
+) -> Result<(), E> {
+    if crate::same::same_scalar(tag, value) {
+        return Ok(());
+    }
+    let shown = |v: &dyn erased_serde::Serialize| {
+        serde_json::to_string(v).unwrap_or_else(|_| "a value that is not a tag".to_owned())
+    };
+    let (value, tag) = (shown(&value), shown(tag));
+    Err(if enum_name.contains("dyn ") || variant.contains("::") {
+        E::custom(format_args!(
+            "cannot serialize {variant} as a subtype of {enum_name}: its field `{key}` is {value}, but its tag is {tag}"
+        ))
+    } else {
+        E::custom(format_args!(
+            "cannot serialize {enum_name}::{variant}: its field `{key}` is {value}, but its tag is {tag}"
+        ))
+    })
+}
+
 fn field_is_tag<E: ser::Error>(enum_name: &str, variant: &str, key: &str) -> E {
-    if enum_name.starts_with("dyn ") || variant.contains("::") {
+    if enum_name.contains("dyn ") || variant.contains("::") {
         E::custom(format_args!(
             "cannot serialize {variant} as a subtype of {enum_name}: its field `{key}` has the name of the tag"
         ))
@@ -217,6 +267,25 @@ fn field_is_tag<E: ser::Error>(enum_name: &str, variant: &str, key: &str) -> E {
         E::custom(format_args!(
             "cannot serialize {enum_name}::{variant}: its field `{key}` has the name of the tag"
         ))
+    }
+}
+
+impl<M: SerializeStruct, G: Serialize> Fields<M, G> {
+    /// A field named like the tag: the tag itself with `visible` (checked,
+    /// then written), else an error. Out of line: every other field pays
+    /// only the comparison.
+    #[cold]
+    #[inline(never)]
+    fn tag_field<V: ?Sized + Serialize>(
+        &mut self,
+        key: &'static str,
+        value: &V,
+    ) -> Result<(), M::Error> {
+        let Some(tag) = self.trailing.take().filter(|_| self.visible) else {
+            return Err(field_is_tag(self.enum_name, self.variant, key));
+        };
+        check_visible(&tag, value, self.enum_name, self.variant, key)?;
+        self.state.serialize_field(key, value)
     }
 }
 
@@ -231,7 +300,7 @@ impl<M: SerializeStruct, G: Serialize> SerializeStructVariant for Fields<M, G> {
         value: &V,
     ) -> Result<(), M::Error> {
         if Some(key) == self.key {
-            return Err(field_is_tag(self.enum_name, self.variant, key));
+            return self.tag_field(key, value);
         }
         self.state.serialize_field(key, value)
     }
@@ -242,6 +311,8 @@ impl<M: SerializeStruct, G: Serialize> SerializeStructVariant for Fields<M, G> {
 
     #[inline]
     fn end(mut self) -> Result<M::Ok, M::Error> {
+        // With `visible`, a payload without the field (or skipping it): the
+        // tag still goes out, so the value reads back.
         if let (Some(tag), Some(key)) = (self.trailing.take(), self.key) {
             self.state.serialize_field(key, &tag)?;
         }
@@ -279,13 +350,22 @@ impl<M: SerializeMap, G: Serialize> SerializeMap for Fields<M, G> {
     fn serialize_key<K: ?Sized + Serialize>(&mut self, key: &K) -> Result<(), M::Error> {
         if let Some(tag) = self.key {
             if let Ok(true) = key.serialize(IsKey(tag)) {
-                return Err(field_is_tag(self.enum_name, self.variant, tag));
+                if !self.visible || self.trailing.is_none() {
+                    return Err(field_is_tag(self.enum_name, self.variant, tag));
+                }
+                self.value_is_tag = true;
             }
         }
         self.state.serialize_key(key)
     }
 
     fn serialize_value<V: ?Sized + Serialize>(&mut self, value: &V) -> Result<(), M::Error> {
+        if self.value_is_tag {
+            self.value_is_tag = false;
+            if let (Some(tag), Some(key)) = (self.trailing.take(), self.key) {
+                check_visible(&tag, value, self.enum_name, self.variant, key)?;
+            }
+        }
         self.state.serialize_value(value)
     }
 
@@ -306,6 +386,8 @@ pub struct PayloadSerializer<S, G> {
     variant: &'static str,
     /// Write the tag after the payload's fields.
     last: bool,
+    /// `visible`: the payload's own field named like the tag writes it.
+    visible: bool,
     /// A trait object's subtype (else an enum variant), for messages.
     of_trait: bool,
 }
@@ -319,6 +401,7 @@ impl<S: Serializer, G: Serialize> PayloadSerializer<S, G> {
         name: &'static str,
         type_name: &'static str,
         last: bool,
+        visible: bool,
     ) -> Self {
         PayloadSerializer {
             inner,
@@ -327,6 +410,7 @@ impl<S: Serializer, G: Serialize> PayloadSerializer<S, G> {
             enum_name: name,
             variant: type_name,
             last,
+            visible,
             of_trait: true,
         }
     }
@@ -509,8 +593,10 @@ impl<S: Serializer, G: Serialize> Serializer for PayloadSerializer<S, G> {
 
     #[inline]
     fn serialize_map(self, len: Option<usize>) -> Result<Self::SerializeMap, S::Error> {
-        let mut map = self.inner.serialize_map(len.map(|len| len + 1))?;
-        let trailing = if self.last {
+        // With `visible` the payload's own entry is the tag.
+        let extra = usize::from(!self.visible);
+        let mut map = self.inner.serialize_map(len.map(|len| len + extra))?;
+        let trailing = if self.last || self.visible {
             Some(self.tag)
         } else {
             map.serialize_entry(self.key, &self.tag)?;
@@ -520,6 +606,8 @@ impl<S: Serializer, G: Serialize> Serializer for PayloadSerializer<S, G> {
             state: map,
             key: Some(self.key),
             trailing,
+            visible: self.visible,
+            value_is_tag: false,
             enum_name: self.enum_name,
             variant: self.variant,
         })
@@ -531,8 +619,10 @@ impl<S: Serializer, G: Serialize> Serializer for PayloadSerializer<S, G> {
         name: &'static str,
         len: usize,
     ) -> Result<Self::SerializeStruct, S::Error> {
-        let mut state = self.inner.serialize_struct(name, len + 1)?;
-        let trailing = if self.last {
+        // With `visible` the payload's own field is the tag: `len` counts it.
+        let extra = usize::from(!self.visible);
+        let mut state = self.inner.serialize_struct(name, len + extra)?;
+        let trailing = if self.last || self.visible {
             Some(self.tag)
         } else {
             state.serialize_field(self.key, &self.tag)?;
@@ -542,6 +632,8 @@ impl<S: Serializer, G: Serialize> Serializer for PayloadSerializer<S, G> {
             state,
             key: Some(self.key),
             trailing,
+            visible: self.visible,
+            value_is_tag: false,
             enum_name: self.enum_name,
             variant: self.variant,
         })

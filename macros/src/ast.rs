@@ -37,6 +37,17 @@ pub struct Variant<'a> {
     pub serde: Vec<SerdeEntry>,
     /// Each field's `#[serde(...)]` entries, in field order.
     pub field_serde: Vec<Vec<SerdeEntry>>,
+    /// `visible`: the payload reads the tag entry and writes the tag itself
+    /// (a tagged newtype variant, or a struct variant with a field named
+    /// like the tag).
+    pub visible: bool,
+}
+
+/// A struct variant's field that serde reads or writes under the tag's
+/// name: by its own name, a `rename`, or (`alias`) on read only.
+pub struct TagField {
+    pub tokens: proc_macro2::TokenStream,
+    pub alias: bool,
 }
 
 impl Variant<'_> {
@@ -147,15 +158,80 @@ impl<'a> Container<'a> {
                         .iter()
                         .map(|f| serde_entries(&f.attrs))
                         .collect(),
+                    visible: false,
                 }
             })
-            .collect();
-        Container {
+            .collect::<Vec<Variant>>();
+        let mut cont = Container {
             item,
             attrs,
             serde: serde_entries(&item.attrs),
             variants,
+        };
+        if let (Some(_), Some(key)) = (&cont.attrs.visible, cont.tag_key()) {
+            let visible: Vec<bool> = cont
+                .variants
+                .iter()
+                .map(|v| {
+                    !v.tags.is_empty()
+                        && match v.style {
+                            Style::Newtype => true,
+                            Style::Struct => cont.fields_named(v, key).iter().any(|f| !f.alias),
+                            Style::Unit | Style::Tuple => false,
+                        }
+                })
+                .collect();
+            for (v, visible) in cont.variants.iter_mut().zip(visible) {
+                v.visible = visible;
+            }
         }
+        cont
+    }
+
+    /// The fields of a struct variant that serde reads or writes under the
+    /// name `key`: a `rename` or `alias` to it, or the field's own name
+    /// after the variant's `rename_all` or the enum's `rename_all_fields`.
+    pub fn fields_named(&self, variant: &Variant, key: &str) -> Vec<TagField> {
+        let mut out = Vec::new();
+        if variant.style != Style::Struct {
+            return out;
+        }
+        for (field, entries) in variant.fields() {
+            let Some(ident) = &field.ident else { continue };
+            for e in entries.iter().filter(|e| e.is("rename") || e.is("alias")) {
+                if let Some(lit) = e.value.as_ref().filter(|lit| lit.value() == key) {
+                    out.push(TagField {
+                        tokens: lit.to_token_stream(),
+                        alias: e.is("alias"),
+                    });
+                }
+            }
+            // Without a rename, serde reads and writes the field's own name,
+            // after the variant's `rename_all` or the enum's `rename_all_fields`.
+            let own = ident.unraw().to_string();
+            let unrenamed = |ser: bool| {
+                let renamed = entries.iter().any(|e| {
+                    e.is("rename")
+                        && if ser {
+                            e.applies_to_ser()
+                        } else {
+                            e.applies_to_de()
+                        }
+                });
+                let name = match self.field_rule(variant, ser) {
+                    Some(rule) => rule.apply_to_field(&own),
+                    None => own.clone(),
+                };
+                !renamed && name == key
+            };
+            if unrenamed(false) || unrenamed(true) {
+                out.push(TagField {
+                    tokens: ident.to_token_stream(),
+                    alias: false,
+                });
+            }
+        }
+        out
     }
 
     pub fn ident(&self) -> &Ident {

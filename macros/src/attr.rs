@@ -9,7 +9,8 @@ use syn::{Expr, ExprLit, ExprUnary, Lit, LitStr, UnOp};
 use crate::case::{RenameRule, RULES};
 use crate::ctx::Ctxt;
 
-const CONTAINER_KEYS: &str = "`tag`, `tag_type`, `rename_all`, `first_match`, `max_depth`";
+const CONTAINER_KEYS: &str =
+    "`tag`, `tag_type`, `rename_all`, `first_match`, `max_depth`, `visible`";
 const VARIANT_KEYS: &str = "`name`, `alias`, `fallback`, `when_field`, `nested`";
 const IMPL_KEYS: &str = "`name`, `alias`, `fallback`, `when_field`";
 
@@ -68,6 +69,9 @@ pub struct ContainerAttrs {
     /// `max_depth = 500`: how deeply values may nest (default 128, as
     /// serde_json); deeper input is an error, never a stack overflow.
     pub max_depth: Option<Spanned<u32>>,
+    /// `visible`: a payload field named like the tag is the tag: it
+    /// receives the tag's value on read and is what is written.
+    pub visible: Option<Spanned<()>>,
     /// Whether an unknown key was reported, so checks of missing keys stay quiet.
     pub had_unknown_key: bool,
 }
@@ -100,6 +104,9 @@ impl ContainerAttrs {
                         "`max_depth` takes a whole number from 1 to 4294967295; e.g. `max_depth = 500`",
                     ),
                 }
+            } else if meta.path.is_ident("visible") {
+                let tokens = meta.path.to_token_stream();
+                set_once(cx, &meta, &mut out.visible, (), tokens);
             } else if meta.path.is_ident("first_match") {
                 let tokens = meta.path.to_token_stream();
                 set_once(cx, &meta, &mut out.first_match, (), tokens);

@@ -3,9 +3,7 @@
 
 use std::collections::HashMap;
 
-use proc_macro2::TokenStream;
 use quote::ToTokens;
-use syn::ext::IdentExt;
 use syn::Attribute;
 
 use crate::ast::{Container, Style};
@@ -26,6 +24,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     check_variant_styles(cx, cont);
     check_unique_tags(cx, cont);
     check_fields_named_like_tag(cx, cont);
+    check_visible(cx, cont);
     check_container_serde_attrs(cx, cont);
     check_variant_serde_attrs(cx, cont);
 }
@@ -228,52 +227,48 @@ fn check_unique_tags(cx: &Ctxt, cont: &Container) {
 }
 
 /// A struct variant field serialized under the tag's name would write the
-/// key twice.
+/// key twice, unless the container says `visible` (the field is the tag).
 fn check_fields_named_like_tag(cx: &Ctxt, cont: &Container) {
     let Some(tag) = cont.tag_key() else { return };
+    let visible = cont.attrs.visible.is_some();
     for variant in &cont.variants {
-        if variant.style != Style::Struct {
-            continue;
-        }
-        for (field, entries) in variant.fields() {
-            let Some(ident) = &field.ident else { continue };
-            let mut offenders: Vec<TokenStream> = entries
-                .iter()
-                .filter(|e| e.is("rename") || e.is("alias"))
-                .filter_map(|e| e.value.as_ref())
-                .filter(|lit| lit.value() == tag)
-                .map(|lit| lit.to_token_stream())
-                .collect();
-            // Without a rename, serde reads and writes the field's own name,
-            // after the variant's `rename_all` or the enum's `rename_all_fields`.
-            let own = ident.unraw().to_string();
-            let unrenamed = |ser: bool| {
-                let renamed = entries.iter().any(|e| {
-                    e.is("rename")
-                        && if ser {
-                            e.applies_to_ser()
-                        } else {
-                            e.applies_to_de()
-                        }
-                });
-                let name = match cont.field_rule(variant, ser) {
-                    Some(rule) => rule.apply_to_field(&own),
-                    None => own.clone(),
-                };
-                !renamed && name == tag
-            };
-            if unrenamed(false) || unrenamed(true) {
-                offenders.push(ident.to_token_stream());
-            }
-            for tokens in offenders {
+        for field in cont.fields_named(variant, tag) {
+            if !visible {
                 cx.error_spanned_by(
-                    tokens,
+                    field.tokens,
                     format!(
                         "field named like the tag `{tag}`; rename the field or choose another tag key"
                     ),
                 );
+            } else if field.alias {
+                cx.error_spanned_by(
+                    field.tokens,
+                    format!(
+                        "with `visible`, the field that receives the tag must be written as `{tag}` too; use `rename = \"{tag}\"` instead of an alias"
+                    ),
+                );
             }
         }
+    }
+}
+
+/// `visible` hands the tag to a payload field: it needs a tag key, and a
+/// literal tag the field's value can be compared with.
+fn check_visible(cx: &Ctxt, cont: &Container) {
+    let Some(visible) = &cont.attrs.visible else {
+        return;
+    };
+    if cont.attrs.tag.is_none() && !cont.attrs.had_unknown_key {
+        cx.error_spanned_by(
+            visible,
+            "`visible` hands the tag to a payload field, and this enum has no tag; add `tag = \"...\"` or remove `visible`",
+        );
+    }
+    if let Some(tag_type) = &cont.attrs.tag_type {
+        cx.error_spanned_by(
+            tag_type,
+            "`visible` works with string, integer and bool tags; remove `tag_type` or `visible`",
+        );
     }
 }
 

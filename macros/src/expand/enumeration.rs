@@ -243,6 +243,26 @@ fn generate(cont: &Container) -> TokenStream {
     let (de_impl, _, de_where) = de_generics.split_for_impl();
     let resolved = resolved_builds(cont);
     let fallback_check = fallback_check(cont);
+    // `visible`: only an enum that says so gets these.
+    let visible_indexes: Vec<u32> = cont
+        .variants
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.visible)
+        .map(|(index, _)| index as u32)
+        .collect();
+    let visible_dispatch = if visible_indexes.is_empty() {
+        quote!()
+    } else {
+        quote! {
+            const VISIBLE: bool = true;
+
+            #[inline]
+            fn is_visible(index: u32) -> bool {
+                __visible(index)
+            }
+        }
+    };
     // `JsonSchema`, kept only when the runtime's `schemars` feature is on.
     let schema = super::schema::generate(cont);
 
@@ -322,6 +342,7 @@ fn generate(cont: &Container) -> TokenStream {
                 }
 
                 #resolved
+                #visible_dispatch
             }
 
             #schema
@@ -399,6 +420,11 @@ fn resolved_builds(cont: &Container) -> TokenStream {
             }
         }
     };
+    if cont.attrs.visible.is_some() {
+        // A visible payload reads the tag entry too: the default
+        // `build_tagged` hands it over again before the rest.
+        return build_head;
+    }
     quote! {
         #build_head
 
@@ -504,6 +530,31 @@ fn literal_tables(cont: &Container) -> TokenStream {
         .map(|(_, ty)| quote!(<#ty as #private::Claims>::tags(__out, __depth + 1);))
         .collect();
     let tag = tag_arms(cont, |v| literal(&v.tags[0].value));
+    let visible: Vec<u32> = cont
+        .variants
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.visible)
+        .map(|(index, _)| index as u32)
+        .collect();
+    let (visible_fn, visible_tagging) = if visible.is_empty() {
+        (quote!(), quote!())
+    } else {
+        (
+            quote! {
+                #[inline]
+                fn __visible(index: u32) -> bool {
+                    ::core::matches!(index, #(#visible)|*)
+                }
+            },
+            quote! {
+                #[inline]
+                fn visible(index: u32) -> bool {
+                    __visible(index)
+                }
+            },
+        )
+    };
     let (impl_generics, ty_generics, where_clause) = cont.item.generics.split_for_impl();
     let ident = cont.ident();
 
@@ -630,7 +681,11 @@ fn literal_tables(cont: &Container) -> TokenStream {
             fn tag(index: u32) -> ::core::option::Option<#private::Literal> {
                 #tag
             }
+
+            #visible_tagging
         }
+
+        #visible_fn
 
         impl #impl_generics #private::Claims for #ident #ty_generics #where_clause {
             const KEY: &'static str = #key;

@@ -33,15 +33,55 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
     };
     let private = quote!(::json_subtypes::__private);
     let max_depth = attrs.max_depth.as_ref().map_or(128, |d| d.value);
+    let visible = attrs.visible.is_some();
+    let send = quote!(::core::marker::Send);
+    let sync = quote!(::core::marker::Sync);
+    // `dyn Trait + Send` and the other marked objects: written as
+    // `dyn Trait`, read as `Box<dyn Trait>` and converted (see the
+    // runtime's `marker`), so they add no reader of their own.
+    let marked = [quote!(#send), quote!(#sync), quote!(#send + #sync)].map(|m| {
+        quote! {
+            impl #private::serde::Serialize for dyn #ident + #m {
+                fn serialize<__S>(&self, __serializer: __S) -> ::core::result::Result<__S::Ok, __S::Error>
+                where
+                    __S: #private::serde::Serializer,
+                {
+                    #private::serialize_marked::<dyn #ident, Self, __S>(self, __serializer)
+                }
+            }
+
+            impl<'__de> #private::serde::Deserialize<'__de> for ::std::boxed::Box<dyn #ident + #m> {
+                fn deserialize<__D>(__deserializer: __D) -> ::core::result::Result<Self, __D::Error>
+                where
+                    __D: #private::serde::Deserializer<'__de>,
+                {
+                    #private::deserialize_marked::<dyn #ident, dyn #ident + #m, __D>(__deserializer)
+                }
+            }
+
+            impl<__C: #ident + #m + 'static> #private::Upcast<__C> for dyn #ident + #m {
+                fn __json_subtypes_upcast(value: ::std::boxed::Box<__C>) -> ::std::boxed::Box<Self> {
+                    value
+                }
+            }
+        }
+    });
     quote! {
         #item
 
         #[doc(hidden)]
         #[allow(non_upper_case_globals, non_camel_case_types)]
         const _: () = {
+            type __Markers = #private::marker::Markers<
+                dyn #ident + #send,
+                dyn #ident + #sync,
+                dyn #ident + #send + #sync,
+            >;
+
             pub struct __Registration(
                 #private::Entry<dyn #ident>,
                 fn() -> #private::native::Readers<dyn #ident>,
+                fn() -> __Markers,
             );
 
             #private::inventory::collect!(__Registration);
@@ -50,11 +90,12 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                 #[doc(hidden)]
                 pub const fn __json_subtypes_register<__C>(
                     entry: #private::Entry<dyn #ident>,
+                    markers: fn() -> __Markers,
                 ) -> __Registration
                 where
                     __C: #ident + #private::serde::de::DeserializeOwned + 'static,
                 {
-                    __Registration(entry, #private::native::readers::<dyn #ident, __C>)
+                    __Registration(entry, #private::native::readers::<dyn #ident, __C>, markers)
                 }
             }
 
@@ -67,9 +108,10 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                             #name,
                             #key,
                             #max_depth,
+                            #visible,
                             #private::inventory::iter::<__Registration>
                                 .into_iter()
-                                .map(|__r| (&__r.0, __r.1)),
+                                .map(|__r| (&__r.0, __r.1, #private::marker::Conversions::new((__r.2)()))),
                         )
                     })
                 }
@@ -98,6 +140,8 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                     #private::deserialize_registered::<dyn #ident, __D>(__deserializer)
                 }
             }
+
+            #(#marked)*
         };
     }
 }
@@ -118,6 +162,12 @@ fn check_trait(cx: &Ctxt, attrs: &ContainerAttrs, item: &ItemTrait) {
     }
     if let Some(rule) = &attrs.rename_all {
         cx.error_spanned_by(rule, "`rename_all` is for enums; give each impl its `name`");
+    }
+    if let (Some(visible), None) = (&attrs.visible, &attrs.tag) {
+        cx.error_spanned_by(
+            visible,
+            "`visible` hands the tag to a payload field, and this trait has no tag; add `tag = \"...\"` or remove `visible`",
+        );
     }
     if let Some(first_match) = &attrs.first_match {
         cx.error_spanned_by(
@@ -217,6 +267,12 @@ pub fn expand_impl(args: TokenStream, item: ItemImpl) -> TokenStream {
                         #private::erased::deserialize::<#self_ty>(__d)?,
                     ))
                 },
+            }, || {
+                // Which of `dyn Trait + Send`... this type can become: asked
+                // here, where the type is concrete (see the runtime's `marker`).
+                use #private::marker::probe::*;
+                let __p = &#private::marker::Probe::<#self_ty>::NEW;
+                #private::marker::Markers { send: __p.send(), sync: __p.sync(), send_sync: __p.send_sync() }
             })
         }
     }

@@ -1,0 +1,223 @@
+//! Whether a payload's field holds its variant's tag (`visible`): the tag
+//! and the field are serialized into each other, so nothing is allocated
+//! and any integer width or a `&str`, `String`, `char` or unit enum
+//! variant compares with a literal tag.
+
+use core::fmt;
+
+use serde::ser::{self, Impossible, Serialize, Serializer};
+
+/// Whether `value` serializes as the same string, integer or bool as `tag`.
+pub(crate) fn same_scalar<G: ?Sized + Serialize, V: ?Sized + Serialize>(
+    tag: &G,
+    value: &V,
+) -> bool {
+    tag.serialize(TagSide(value)).unwrap_or(false)
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Scalar<'a> {
+    Str(&'a str),
+    Int(i128),
+    Bool(bool),
+}
+
+#[derive(Debug)]
+struct NotScalar;
+
+impl fmt::Display for NotScalar {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("not a tag")
+    }
+}
+
+impl std::error::Error for NotScalar {}
+
+impl ser::Error for NotScalar {
+    fn custom<T: fmt::Display>(_: T) -> Self {
+        NotScalar
+    }
+}
+
+type No = Impossible<bool, NotScalar>;
+
+/// The methods that never make a scalar: `false`.
+macro_rules! not_scalar {
+    () => {
+        fn serialize_f32(self, _: f32) -> Result<bool, NotScalar> {
+            Ok(false)
+        }
+        fn serialize_f64(self, _: f64) -> Result<bool, NotScalar> {
+            Ok(false)
+        }
+        fn serialize_bytes(self, _: &[u8]) -> Result<bool, NotScalar> {
+            Ok(false)
+        }
+        fn serialize_none(self) -> Result<bool, NotScalar> {
+            Ok(false)
+        }
+        fn serialize_unit(self) -> Result<bool, NotScalar> {
+            Ok(false)
+        }
+        fn serialize_unit_struct(self, _: &'static str) -> Result<bool, NotScalar> {
+            Ok(false)
+        }
+        fn serialize_newtype_variant<T: ?Sized + Serialize>(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: &T,
+        ) -> Result<bool, NotScalar> {
+            Ok(false)
+        }
+        fn serialize_seq(self, _: Option<usize>) -> Result<No, NotScalar> {
+            Err(NotScalar)
+        }
+        fn serialize_tuple(self, _: usize) -> Result<No, NotScalar> {
+            Err(NotScalar)
+        }
+        fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<No, NotScalar> {
+            Err(NotScalar)
+        }
+        fn serialize_tuple_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: usize,
+        ) -> Result<No, NotScalar> {
+            Err(NotScalar)
+        }
+        fn serialize_map(self, _: Option<usize>) -> Result<No, NotScalar> {
+            Err(NotScalar)
+        }
+        fn serialize_struct(self, _: &'static str, _: usize) -> Result<No, NotScalar> {
+            Err(NotScalar)
+        }
+        fn serialize_struct_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: usize,
+        ) -> Result<No, NotScalar> {
+            Err(NotScalar)
+        }
+    };
+}
+
+/// Every method that makes a scalar, handed to `$scalar`; `Some` and
+/// newtype structs look inside.
+macro_rules! scalars {
+    ($scalar:ident) => {
+        fn serialize_bool(self, v: bool) -> Result<bool, NotScalar> {
+            self.$scalar(Scalar::Bool(v))
+        }
+        fn serialize_i8(self, v: i8) -> Result<bool, NotScalar> {
+            self.$scalar(Scalar::Int(v.into()))
+        }
+        fn serialize_i16(self, v: i16) -> Result<bool, NotScalar> {
+            self.$scalar(Scalar::Int(v.into()))
+        }
+        fn serialize_i32(self, v: i32) -> Result<bool, NotScalar> {
+            self.$scalar(Scalar::Int(v.into()))
+        }
+        fn serialize_i64(self, v: i64) -> Result<bool, NotScalar> {
+            self.$scalar(Scalar::Int(v.into()))
+        }
+        fn serialize_i128(self, v: i128) -> Result<bool, NotScalar> {
+            self.$scalar(Scalar::Int(v))
+        }
+        fn serialize_u8(self, v: u8) -> Result<bool, NotScalar> {
+            self.$scalar(Scalar::Int(v.into()))
+        }
+        fn serialize_u16(self, v: u16) -> Result<bool, NotScalar> {
+            self.$scalar(Scalar::Int(v.into()))
+        }
+        fn serialize_u32(self, v: u32) -> Result<bool, NotScalar> {
+            self.$scalar(Scalar::Int(v.into()))
+        }
+        fn serialize_u64(self, v: u64) -> Result<bool, NotScalar> {
+            self.$scalar(Scalar::Int(v.into()))
+        }
+        fn serialize_u128(self, v: u128) -> Result<bool, NotScalar> {
+            match i128::try_from(v) {
+                Ok(v) => self.$scalar(Scalar::Int(v)),
+                Err(_) => Ok(false),
+            }
+        }
+        fn serialize_char(self, v: char) -> Result<bool, NotScalar> {
+            self.$scalar(Scalar::Str(v.encode_utf8(&mut [0; 4])))
+        }
+        fn serialize_str(self, v: &str) -> Result<bool, NotScalar> {
+            self.$scalar(Scalar::Str(v))
+        }
+        fn serialize_unit_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            v: &'static str,
+        ) -> Result<bool, NotScalar> {
+            self.$scalar(Scalar::Str(v))
+        }
+        fn serialize_some<T: ?Sized + Serialize>(self, v: &T) -> Result<bool, NotScalar> {
+            v.serialize(self)
+        }
+        fn serialize_newtype_struct<T: ?Sized + Serialize>(
+            self,
+            _: &'static str,
+            v: &T,
+        ) -> Result<bool, NotScalar> {
+            v.serialize(self)
+        }
+    };
+}
+
+/// Takes the tag apart, then the value against it.
+struct TagSide<'v, V: ?Sized>(&'v V);
+
+impl<V: ?Sized + Serialize> TagSide<'_, V> {
+    fn against(self, tag: Scalar<'_>) -> Result<bool, NotScalar> {
+        self.0.serialize(ValueSide(tag))
+    }
+}
+
+impl<V: ?Sized + Serialize> Serializer for TagSide<'_, V> {
+    type Ok = bool;
+    type Error = NotScalar;
+    type SerializeSeq = No;
+    type SerializeTuple = No;
+    type SerializeTupleStruct = No;
+    type SerializeTupleVariant = No;
+    type SerializeMap = No;
+    type SerializeStruct = No;
+    type SerializeStructVariant = No;
+
+    scalars!(against);
+    not_scalar!();
+}
+
+/// Compares a value with the tag taken apart.
+struct ValueSide<'t>(Scalar<'t>);
+
+impl ValueSide<'_> {
+    fn equals(self, value: Scalar<'_>) -> Result<bool, NotScalar> {
+        Ok(self.0 == value)
+    }
+}
+
+impl Serializer for ValueSide<'_> {
+    type Ok = bool;
+    type Error = NotScalar;
+    type SerializeSeq = No;
+    type SerializeTuple = No;
+    type SerializeTupleStruct = No;
+    type SerializeTupleVariant = No;
+    type SerializeMap = No;
+    type SerializeStruct = No;
+    type SerializeStructVariant = No;
+
+    scalars!(equals);
+    not_scalar!();
+}

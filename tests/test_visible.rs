@@ -1,0 +1,377 @@
+//! `visible`: a payload field named like the tag is the tag. It receives
+//! the tag's value on read, and it is what is written, where it is declared.
+
+use json_subtypes::json_subtypes;
+use rstest::rstest;
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Dee {
+    d: u8,
+    #[serde(rename = "type")]
+    kind: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct NoField {
+    n: u8,
+}
+
+#[json_subtypes(tag = "type", visible)]
+#[derive(Debug, Clone, PartialEq)]
+enum Shape {
+    /// typetag's `{"type":"C","c":11}`.
+    C {
+        r#type: String,
+        c: u8,
+    },
+    /// The field comes where it is declared.
+    Late {
+        c: u8,
+        r#type: String,
+    },
+    /// A newtype payload with the field.
+    D(Dee),
+    /// No field named like the tag: the tag is written as usual.
+    E {
+        e: u8,
+    },
+    /// A newtype payload without the field: the tag goes after its fields.
+    N(NoField),
+    Unit,
+}
+
+fn c(tag: &str) -> Shape {
+    Shape::C {
+        r#type: tag.into(),
+        c: 11,
+    }
+}
+
+fn dee(tag: &str) -> Shape {
+    Shape::D(Dee {
+        d: 4,
+        kind: tag.into(),
+    })
+}
+
+#[rstest]
+#[case::struct_variant(c("C"), r#"{"type":"C","c":11}"#)]
+#[case::where_declared(Shape::Late { c: 1, r#type: "Late".into() }, r#"{"c":1,"type":"Late"}"#)]
+#[case::newtype(dee("D"), r#"{"d":4,"type":"D"}"#)]
+#[case::struct_without_the_field(Shape::E { e: 1 }, r#"{"type":"E","e":1}"#)]
+#[case::newtype_without_the_field(Shape::N(NoField { n: 2 }), r#"{"n":2,"type":"N"}"#)]
+#[case::unit(Shape::Unit, r#"{"type":"Unit"}"#)]
+fn writes_the_tag_once_and_round_trips(#[case] value: Shape, #[case] text: &str) {
+    assert_eq!(serde_json::to_string(&value).unwrap(), text);
+    let back: Shape = serde_json::from_str(text).unwrap();
+    assert_eq!(back, value);
+    // Through another reader (a `Value`) too.
+    let tree = serde_json::to_value(&value).unwrap();
+    assert_eq!(serde_json::from_value::<Shape>(tree).unwrap(), value);
+}
+
+#[rstest]
+#[case::first(r#"{"type":"C","c":11}"#, c("C"))]
+#[case::last(r#"{"c":11,"type":"C"}"#, c("C"))]
+#[case::newtype_first(r#"{"type":"D","d":4}"#, dee("D"))]
+#[case::newtype_last(r#"{"d":4,"type":"D"}"#, dee("D"))]
+#[case::where_declared_first(r#"{"type":"Late","c":1}"#, Shape::Late { c: 1, r#type: "Late".into() })]
+#[case::without_the_field_last(r#"{"e":1,"type":"E"}"#, Shape::E { e: 1 })]
+#[case::newtype_without_the_field_first(r#"{"type":"N","n":2}"#, Shape::N(NoField { n: 2 }))]
+#[case::unit_last(r#"{"type":"Unit"}"#, Shape::Unit)]
+fn the_payload_receives_the_tag_wherever_it_comes(#[case] text: &str, #[case] expected: Shape) {
+    assert_eq!(serde_json::from_str::<Shape>(text).unwrap(), expected);
+}
+
+#[rstest]
+#[case::first(
+    r#"{"type":"C","c":11,"type":"C"}"#,
+    "duplicate field `type` at line 1 column 25"
+)]
+#[case::last(
+    r#"{"c":11,"type":"C","type":"C"}"#,
+    "duplicate field `type` at line 1 column 25"
+)]
+#[case::newtype(
+    r#"{"d":4,"type":"D","type":"D"}"#,
+    "duplicate field `type` at line 1 column 24"
+)]
+#[case::unknown(
+    r#"{"type":"X","c":11}"#,
+    r#"unknown subtype tag "X", expected one of "C", "Late", "D", "E", "N", "Unit" at line 1 column 11"#
+)]
+fn a_second_tag_is_still_a_duplicate(#[case] text: &str, #[case] message: &str) {
+    let err = serde_json::from_str::<Shape>(text).unwrap_err();
+    assert_eq!(err.to_string(), message);
+}
+
+#[rstest]
+#[case::struct_variant(
+    c("X"),
+    r#"cannot serialize Shape::C: its field `type` is "X", but its tag is "C""#
+)]
+#[case::newtype(
+    dee("C"),
+    r#"cannot serialize Shape::D: its field `type` is "C", but its tag is "D""#
+)]
+fn a_field_that_disagrees_with_its_tag_is_an_error_on_write(
+    #[case] value: Shape,
+    #[case] message: &str,
+) {
+    let err = serde_json::to_string(&value).unwrap_err();
+    assert_eq!(err.to_string(), message);
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Switch {
+    on: bool,
+    level: u8,
+}
+
+#[json_subtypes(tag = "version", visible)]
+#[derive(Debug, Clone, PartialEq)]
+enum Versioned {
+    #[json_subtypes(name = 1)]
+    V1 { version: u32, a: u8 },
+    #[json_subtypes(name = 2)]
+    V2 { b: u8, version: u64 },
+}
+
+#[json_subtypes(tag = "on", visible)]
+#[derive(Debug, Clone, PartialEq)]
+enum Power {
+    #[json_subtypes(name = true)]
+    On(Switch),
+    #[json_subtypes(name = false)]
+    Off { on: bool },
+}
+
+#[rstest]
+#[case::int_first(r#"{"version":1,"a":2}"#, r#"{"version":1,"a":2}"#)]
+#[case::int_last(r#"{"a":2,"version":1}"#, r#"{"version":1,"a":2}"#)]
+#[case::int_where_declared(r#"{"version":2,"b":3}"#, r#"{"b":3,"version":2}"#)]
+fn integer_tags_reach_an_integer_field(#[case] text: &str, #[case] written: &str) {
+    let value: Versioned = serde_json::from_str(text).unwrap();
+    assert_eq!(serde_json::to_string(&value).unwrap(), written);
+    assert_eq!(serde_json::from_str::<Versioned>(written).unwrap(), value);
+}
+
+#[rstest]
+#[case::bool_first(r#"{"on":true,"level":3}"#, Power::On(Switch { on: true, level: 3 }))]
+#[case::bool_last(r#"{"level":3,"on":true}"#, Power::On(Switch { on: true, level: 3 }))]
+#[case::bool_false(r#"{"on":false}"#, Power::Off { on: false })]
+fn bool_tags_reach_a_bool_field(#[case] text: &str, #[case] expected: Power) {
+    let value: Power = serde_json::from_str(text).unwrap();
+    assert_eq!(value, expected);
+    let written = serde_json::to_string(&value).unwrap();
+    assert_eq!(serde_json::from_str::<Power>(&written).unwrap(), expected);
+}
+
+#[rstest]
+#[case::int(
+    serde_json::to_string(&Versioned::V1 { version: 2, a: 0 }),
+    "cannot serialize Versioned::V1: its field `version` is 2, but its tag is 1"
+)]
+#[case::bool(
+    serde_json::to_string(&Power::On(Switch { on: false, level: 0 })),
+    "cannot serialize Power::On: its field `on` is false, but its tag is true"
+)]
+fn integer_and_bool_fields_are_checked_on_write(
+    #[case] out: serde_json::Result<String>,
+    #[case] message: &str,
+) {
+    assert_eq!(out.unwrap_err().to_string(), message);
+}
+
+#[test]
+fn without_visible_a_payload_field_named_like_the_tag_stays_an_error() {
+    #[json_subtypes(tag = "type")]
+    #[derive(Debug)]
+    enum Plain {
+        D(Dee),
+    }
+    let err = serde_json::to_string(&Plain::D(Dee {
+        d: 1,
+        kind: "D".into(),
+    }))
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "cannot serialize Plain::D: its field `type` has the name of the tag"
+    );
+}
+
+#[json_subtypes(tag = "type", visible)]
+trait Widget {
+    fn size(&self) -> u8;
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Button {
+    size: u8,
+    r#type: String,
+}
+
+#[json_subtypes(name = "button")]
+impl Widget for Button {
+    fn size(&self) -> u8 {
+        self.size
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Label {
+    size: u8,
+}
+
+#[json_subtypes(name = "label")]
+impl Widget for Label {
+    fn size(&self) -> u8 {
+        self.size
+    }
+}
+
+#[rstest]
+#[case::first(r#"{"type":"button","size":1}"#, r#"{"size":1,"type":"button"}"#)]
+#[case::last(r#"{"size":1,"type":"button"}"#, r#"{"size":1,"type":"button"}"#)]
+#[case::without_the_field(r#"{"type":"label","size":2}"#, r#"{"size":2,"type":"label"}"#)]
+fn a_trait_may_be_visible_too(#[case] text: &str, #[case] written: &str) {
+    let widget: Box<dyn Widget> = serde_json::from_str(text).unwrap();
+    assert_eq!(serde_json::to_string(&widget).unwrap(), written);
+    // The erased path (another writer and reader) does the same.
+    let tree = serde_json::to_value(&widget).unwrap();
+    assert_eq!(tree.to_string(), written);
+    let back: Box<dyn Widget> = serde_json::from_value(tree).unwrap();
+    assert_eq!(back.size(), widget.size());
+}
+
+#[test]
+fn a_trait_checks_the_field_on_write_and_refuses_a_second_tag() {
+    let wrong: Box<dyn Widget> = Box::new(Button {
+        size: 1,
+        r#type: "label".into(),
+    });
+    let message = "cannot serialize Button as a subtype of dyn Widget: its field `type` is \"label\", but its tag is \"button\"";
+    assert_eq!(
+        serde_json::to_string(&wrong).unwrap_err().to_string(),
+        message
+    );
+    assert_eq!(
+        serde_json::to_value(&wrong).unwrap_err().to_string(),
+        message
+    );
+    let err =
+        serde_json::from_str::<Box<dyn Widget>>(r#"{"type":"button","size":1,"type":"button"}"#)
+            .err()
+            .unwrap();
+    assert_eq!(
+        err.to_string(),
+        "duplicate field `type` at line 1 column 32"
+    );
+}
+
+#[test]
+fn a_profile_says_visible_with_its_builder() {
+    let profile = json_subtypes::Profile::<dyn Widget>::builder()
+        .tag("type")
+        .subtype::<Button>("big")
+        .visible(true)
+        .build()
+        .unwrap();
+    let widget = profile.from_str(r#"{"size":3,"type":"big"}"#).unwrap();
+    assert_eq!(
+        profile.to_string(&*widget).unwrap(),
+        r#"{"size":3,"type":"big"}"#
+    );
+    // Without it the field is refused on write, as for enums.
+    let hidden = json_subtypes::Profile::<dyn Widget>::from_registry()
+        .visible(false)
+        .build()
+        .unwrap();
+    let button = Button {
+        size: 1,
+        r#type: "button".into(),
+    };
+    assert_eq!(
+        hidden.to_string(&button).unwrap_err().to_string(),
+        "cannot serialize Button as a subtype of profile of dyn Widget: its field `type` has the name of the tag"
+    );
+    // `from_registry` keeps the trait's `visible`.
+    let kept = json_subtypes::Profile::<dyn Widget>::from_registry()
+        .build()
+        .unwrap();
+    assert_eq!(
+        kept.to_string(&button).unwrap(),
+        r#"{"size":1,"type":"button"}"#
+    );
+}
+
+#[cfg(feature = "schemars")]
+#[test]
+fn the_schema_of_a_visible_enum_holds_the_field_to_the_tag() {
+    #[derive(Serialize, Deserialize, schemars::JsonSchema)]
+    struct Dog {
+        r#type: String,
+        name: String,
+    }
+    #[json_subtypes(tag = "type", visible)]
+    enum Animal {
+        #[json_subtypes(name = "dog")]
+        Dog(Dog),
+        #[json_subtypes(name = "cat")]
+        Cat { r#type: String, lives: u8 },
+    }
+    let schema = serde_json::to_value(schemars::schema_for!(Animal)).unwrap();
+    assert_eq!(schema["oneOf"][1]["properties"]["type"]["const"], "cat");
+    assert_eq!(
+        schema["oneOf"][0]["allOf"][0]["properties"]["type"]["const"],
+        "dog"
+    );
+}
+
+#[test]
+fn the_sequence_form_gives_the_payload_every_field_after_the_tag() {
+    let value: Shape = serde_json::from_str(r#"["C","C",11]"#).unwrap();
+    assert_eq!(value, c("C"));
+    let err = serde_json::from_str::<Shape>(r#"["C",11]"#).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid type: integer `11`, expected a string at line 1 column 7"
+    );
+}
+
+#[json_subtypes(tag = "type", rename_all = "lowercase")]
+#[derive(Debug, PartialEq)]
+enum Animal {
+    Fish {
+        fins: u8,
+    },
+    #[json_subtypes(nested)]
+    Mammal(Mammal),
+}
+
+#[json_subtypes(tag = "type", rename_all = "lowercase", visible)]
+#[derive(Debug, PartialEq)]
+enum Mammal {
+    Whale { r#type: String, tons: u32 },
+    Bat,
+}
+
+#[rstest]
+#[case::first(r#"{"type":"whale","tons":40}"#)]
+#[case::last(r#"{"tons":40,"type":"whale"}"#)]
+fn a_visible_child_receives_the_tag_its_parent_read(#[case] text: &str) {
+    let expected = Animal::Mammal(Mammal::Whale {
+        r#type: "whale".into(),
+        tons: 40,
+    });
+    let animal: Animal = serde_json::from_str(text).unwrap();
+    assert_eq!(animal, expected);
+    assert_eq!(
+        serde_json::to_string(&animal).unwrap(),
+        r#"{"type":"whale","tons":40}"#
+    );
+    let bat: Animal = serde_json::from_str(r#"{"type":"bat"}"#).unwrap();
+    assert_eq!(bat, Animal::Mammal(Mammal::Bat));
+}
