@@ -1,6 +1,7 @@
 //! Every feature through formats other than JSON: serde_json, YAML
 //! (serde_norway), TOML (where the shape fits), CBOR (ciborium), MessagePack
-//! (rmp-serde with named fields), and RON for reading.
+//! (rmp-serde with named fields), and RON for reading; postcard and bincode,
+//! which are not self-describing, only for their error.
 //!
 //! One case list ([`Case`]) runs through one table of formats ([`Format`]).
 //! A case's inputs are ordered entries ([`Obj`]), so the tag's position is
@@ -1177,4 +1178,49 @@ fn unknown_on_its_own_round_trips_through_ron() {
     assert_eq!(text, r#"{"b":1,"a":[true]}"#);
     let back: Unknown = ron::from_str(&text).unwrap_or_else(|e| panic!("{text}: {e}"));
     assert_eq!(back, unknown);
+}
+
+// ---------------------------------------------------------------------------
+// Formats that are not self-describing.
+
+/// postcard and bincode write our values (the tag, then the payload's fields,
+/// positionally and without keys) but cannot read them back: reading starts
+/// with `deserialize_any`, which both refuse. An error, never a panic or a
+/// wrong value. (Reading could start with `deserialize_struct`, which these
+/// formats answer with the fields as a sequence, but in RON and serde_test
+/// that call checks the struct name, which for a newtype variant is the
+/// payload's and so unknown before the tag is read; and YAML and CBOR then
+/// refuse the sequence form.)
+#[rstest]
+#[case::newtype(Animal::Dog(Dog { name: "Rex".into(), age: 3 }), b"\x03dog\x03Rex\x03")]
+#[case::strukt(Animal::Worm { length: -2 }, b"\x01\x03")]
+#[case::unit(Animal::Fish, b"\x04fish")]
+fn postcard_and_bincode_write_but_refuse_to_read(#[case] value: Animal, #[case] written: &[u8]) {
+    let bytes = postcard::to_allocvec(&value).unwrap();
+    assert_eq!(bytes, written);
+    let err = postcard::from_bytes::<Animal>(&bytes).unwrap_err();
+    assert_eq!(err, postcard::Error::WontImplement);
+
+    let bytes = bincode::serialize(&value).unwrap();
+    let err = bincode::deserialize::<Animal>(&bytes).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "Bincode does not support the serde::Deserializer::deserialize_any method"
+    );
+}
+
+#[test]
+fn postcard_and_bincode_refuse_to_read_trait_objects() {
+    let shape: Box<dyn Shape> = Box::new(Circle { r: 2.0 });
+    let bytes = postcard::to_allocvec(&shape).unwrap();
+    assert_eq!(bytes, b"\x06circle\0\0\0\0\0\0\0\x40");
+    let err = postcard::from_bytes::<Box<dyn Shape>>(&bytes).unwrap_err();
+    assert_eq!(err, postcard::Error::WontImplement);
+
+    let bytes = bincode::serialize(&shape).unwrap();
+    let err = bincode::deserialize::<Box<dyn Shape>>(&bytes).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "Bincode does not support the serde::Deserializer::deserialize_any method"
+    );
 }
