@@ -1040,7 +1040,11 @@ impl<'de, E: de::Error> Deserializer<'de> for Replay<'_, '_, 'de, E> {
     numbers! {
         deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128
         deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
-        deserialize_f32 deserialize_f64
+    }
+
+    floats! {
+        deserialize_f32 f32, visit_f32;
+        deserialize_f64 f64, visit_f64;
     }
 
     fn deserialize_unit_struct<V: Visitor<'de>>(
@@ -1149,6 +1153,43 @@ macro_rules! numbers {
     };
 }
 use numbers;
+
+/// `f32` and `f64` fields read what was recorded as the format reads it with
+/// the tag first: an integer beyond 64 bits (binary formats, and serde_json's
+/// `arbitrary_precision` digits) is rounded to the nearest float, where
+/// serde's float visitors would refuse a 128-bit integer, and digits are
+/// parsed straight to the field's type (no rounding through `f64` for
+/// `f32`). Everything else replays as for the other numbers.
+macro_rules! floats {
+    ($($method:ident $ty:ty, $visit:ident;)*) => {
+        $(
+            #[inline]
+            fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+                match self.reader.peek() {
+                    U128 => {
+                        self.reader.pos += 1;
+                        visitor.$visit(u128::from_le_bytes(self.reader.array()) as $ty)
+                    }
+                    I128 => {
+                        self.reader.pos += 1;
+                        visitor.$visit(i128::from_le_bytes(self.reader.array()) as $ty)
+                    }
+                    NUMBER => {
+                        self.reader.pos += 1;
+                        let digits = owned_str(self.reader);
+                        match digits.parse::<$ty>() {
+                            Ok(v) => visitor.$visit(v),
+                            Err(_) => replay_number(digits, visitor),
+                        }
+                    }
+                    // The other numbers' replay: their bodies are all the same.
+                    _ => self.deserialize_u64(visitor),
+                }
+            }
+        )*
+    };
+}
+use floats;
 
 fn replay_any<'de, V, E>(
     reader: &mut Reader<'_, 'de>,
