@@ -32,6 +32,25 @@ pub(crate) fn set_hoist(key: Option<&'static str>) {
     HOIST.with(|h| h.set(key));
 }
 
+/// Puts the previous hoist key back when dropped, also when a format panics
+/// before it visits (and so before the engine's visitor clears the key):
+/// a key left behind would reorder the next replay on this thread that is
+/// not the engine's own (`Unknown::deserialize_into`, `Unknown::get`).
+pub(crate) struct Hoisting(Option<&'static str>);
+
+impl Drop for Hoisting {
+    #[inline]
+    fn drop(&mut self) {
+        set_hoist(self.0);
+    }
+}
+
+/// Sets the hoist key for the next deserializer until the guard drops.
+#[inline]
+pub(crate) fn hoist(key: Option<&'static str>) -> Hoisting {
+    Hoisting(HOIST.with(|h| h.replace(key)))
+}
+
 /// The first block a buffer takes: room for the entries before the tag of a
 /// typical object. Never more, whatever size a format announces.
 const FIRST_BLOCK: usize = 256;

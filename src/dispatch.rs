@@ -383,18 +383,16 @@ where
     // format is asked only when something is buffered (see `Buffer`).
     let human_readable = subtypes.erased().then(|| deserializer.is_human_readable());
     // An `Unknown` fallback must see entries in their order, so no hoisting.
-    set_hoist(
+    let _hoisting = crate::buffer::hoist(
         subtypes
             .hoist_key()
             .filter(|_| subtypes.fallback().is_none()),
     );
-    let out = deserializer.deserialize_any(DispatchVisitor {
+    deserializer.deserialize_any(DispatchVisitor {
         subtypes,
         human_readable,
         marker: PhantomData,
-    });
-    set_hoist(None);
-    out
+    })
 }
 
 struct DispatchVisitor<'de, S> {

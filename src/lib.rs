@@ -504,6 +504,12 @@
 //! would refuse to parse). A nested unknown field inside a known payload is
 //! left to the payload and the format, as for a derived struct.
 //!
+//! A payload (or a format) that panics leaves nothing behind: a server that
+//! catches the panic with `catch_unwind` reads the next request on that
+//! thread exactly as a fresh thread would, with no nesting count, profile
+//! scope or other engine state left over (`test_unwind`:
+//! `the_next_reads_are_as_on_a_fresh_thread`).
+//!
 //! Shown by `test_hostile`: `deep_nesting_is_an_error_not_a_stack_overflow`,
 //! `max_depth_raises_the_limit`, `duplicate_tags_in_every_position`;
 //! `test_memory`: `tag_first_buffers_nothing_of_the_rest`,

@@ -281,17 +281,21 @@ impl<T: ?Sized + 'static> Profile<T> {
     /// wins), scopes of several traits combine, and the previous state comes
     /// back when `f` returns or panics.
     pub fn scope<R>(&self, f: impl FnOnce() -> R) -> R {
-        struct Pop;
+        /// The enclosing state (scopes, open count), put back on drop.
+        struct Pop(usize, usize);
         impl Drop for Pop {
             fn drop(&mut self) {
-                SCOPES.with(|s| s.borrow_mut().pop());
-                ACTIVE.with(|a| a.set(a.get() - 1));
+                SCOPES.with(|s| s.borrow_mut().truncate(self.0));
+                ACTIVE.with(|a| a.set(self.1));
             }
         }
         let shared: Arc<dyn Any + Send + Sync> = self.registry.clone();
-        SCOPES.with(|s| s.borrow_mut().push((TypeId::of::<T>(), shared)));
-        ACTIVE.with(|a| a.set(a.get() + 1));
-        let _pop = Pop;
+        let outer = SCOPES.with(|s| {
+            let mut s = s.borrow_mut();
+            s.push((TypeId::of::<T>(), shared));
+            s.len() - 1
+        });
+        let _pop = Pop(outer, ACTIVE.with(|a| a.replace(a.get() + 1)));
         f()
     }
 

@@ -25,6 +25,17 @@ pub(crate) fn take_wants_hint() -> bool {
     WANTS_HINT.with(|w| w.replace(false))
 }
 
+/// Puts the previous request back when dropped, also when a format panics
+/// before it visits: a request left behind would hand the tag hint to the
+/// next fallback payload on this thread that is not an `Unknown`.
+struct Asking(bool);
+
+impl Drop for Asking {
+    fn drop(&mut self) {
+        WANTS_HINT.with(|w| w.set(self.0));
+    }
+}
+
 /// An object kept exactly as it was read: every entry in its original order,
 /// the tag (if any) in its place, every value lossless (all integer widths
 /// including `u128`/`i128`, floats as read, strings, nested objects and
@@ -142,10 +153,8 @@ impl Serialize for Unknown {
 
 impl<'de> Deserialize<'de> for Unknown {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        WANTS_HINT.with(|w| w.set(true));
-        let out = deserializer.deserialize_any(UnknownVisitor);
-        WANTS_HINT.with(|w| w.set(false));
-        out
+        let _asking = Asking(WANTS_HINT.with(|w| w.replace(true)));
+        deserializer.deserialize_any(UnknownVisitor)
     }
 }
 
