@@ -104,6 +104,14 @@ def main():
             cells.append((ir[use + "base"][idx], ir[use + peer][idx], ir[use + "ours"][idx], num))
         row("unoptimized LLVM IR of the use crate: %s" % label, cells)
 
+    # The trait set's registered impls are compiled in the lib crate.
+    if "traits_ours" in ir:
+        for idx, label in ((0, "functions"), (1, "lines")):
+            out = ["| unoptimized LLVM IR of the trait lib crate: %s" % label, "-", "-", "-", "-"]
+            b, p, o = (ir.get("traits_" + fl, (None, None))[idx] for fl in ("base", "typetag", "ours"))
+            out += [num(b), num(p), num(o), ratio(o, p)]
+            print(" | ".join(out) + " |")
+
     for profile in ("debug", "release"):
         for which, label in ((0, "wall"), (1, "CPU (user+sys)")):
             cells = []

@@ -112,8 +112,10 @@ for c in $VG_LIBS; do
     echo "instr $c $irefs" >>"$RES"
 done
 
-say "unoptimized LLVM IR of the use crates"
-for c in $USES; do
+# The trait lib crates too: a registered impl's Serialize/Deserialize
+# instances are compiled where it is registered, not where it is used.
+say "unoptimized LLVM IR of the use crates and the trait lib crates"
+for c in $USES traits_typetag traits_ours traits_base; do
     rm -f "$CARGO_TARGET_DIR"/debug/deps/"$c"-*.ll
     cargo rustc -q -p "$c" --lib -- --emit=llvm-ir -C codegen-units=1
     ll=$(ls "$CARGO_TARGET_DIR"/debug/deps/"$c"-*.ll)
