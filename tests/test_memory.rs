@@ -260,13 +260,20 @@ fn integer_tags_under_arbitrary_precision_allocate_nothing() {
 #[test]
 fn a_thread_keeps_one_block_of_at_most_4_kib_for_its_next_buffer() {
     let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    std::thread::spawn(|| {
+    // With `arbitrary_precision`, serde_json hands the number over as an
+    // allocated string, once per read.
+    let digits = usize::from(cfg!(feature = "arbitrary_precision"));
+    std::thread::spawn(move || {
         let text = r#"{"n":1,"type":"Small"}"#;
         let (first, _, _) = measure(|| serde_json::from_str::<Tagged>(text).unwrap());
-        assert_eq!(first, 1, "the first buffer on a thread is allocated");
+        assert_eq!(
+            first,
+            1 + digits,
+            "the first buffer on a thread is allocated"
+        );
         let (second, _, value) = measure(|| serde_json::from_str::<Tagged>(text).unwrap());
         assert_eq!(value, Tagged::Small(Small { n: 1 }));
-        assert_eq!(second, 0, "the second reuses the first one's block");
+        assert_eq!(second, digits, "the second reuses the first one's block");
 
         let junk = format!("[{}0]", "0,".repeat(1 << 19));
         let big = format!(r#"{{"junk":{junk},"n":1,"type":"Small"}}"#);
