@@ -22,44 +22,46 @@ enum Scalar<'a> {
     Bool(bool),
 }
 
+/// The error of the probing serializers here and in `tagged.rs`: they answer
+/// a yes/no question, so a value they cannot take is a "no", never shown.
 #[derive(Debug)]
-struct NotScalar;
+pub(crate) struct Declined;
 
-impl fmt::Display for NotScalar {
+impl fmt::Display for Declined {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("not a tag")
+        f.write_str("not what was asked")
     }
 }
 
-impl std::error::Error for NotScalar {}
+impl std::error::Error for Declined {}
 
-impl ser::Error for NotScalar {
+impl ser::Error for Declined {
     fn custom<T: fmt::Display>(_: T) -> Self {
-        NotScalar
+        Declined
     }
 }
 
-type No = Impossible<bool, NotScalar>;
+type No = Impossible<bool, Declined>;
 
 /// The methods that never make a scalar: `false`.
 macro_rules! not_scalar {
     () => {
-        fn serialize_f32(self, _: f32) -> Result<bool, NotScalar> {
+        fn serialize_f32(self, _: f32) -> Result<bool, Declined> {
             Ok(false)
         }
-        fn serialize_f64(self, _: f64) -> Result<bool, NotScalar> {
+        fn serialize_f64(self, _: f64) -> Result<bool, Declined> {
             Ok(false)
         }
-        fn serialize_bytes(self, _: &[u8]) -> Result<bool, NotScalar> {
+        fn serialize_bytes(self, _: &[u8]) -> Result<bool, Declined> {
             Ok(false)
         }
-        fn serialize_none(self) -> Result<bool, NotScalar> {
+        fn serialize_none(self) -> Result<bool, Declined> {
             Ok(false)
         }
-        fn serialize_unit(self) -> Result<bool, NotScalar> {
+        fn serialize_unit(self) -> Result<bool, Declined> {
             Ok(false)
         }
-        fn serialize_unit_struct(self, _: &'static str) -> Result<bool, NotScalar> {
+        fn serialize_unit_struct(self, _: &'static str) -> Result<bool, Declined> {
             Ok(false)
         }
         fn serialize_newtype_variant<T: ?Sized + Serialize>(
@@ -68,17 +70,17 @@ macro_rules! not_scalar {
             _: u32,
             _: &'static str,
             _: &T,
-        ) -> Result<bool, NotScalar> {
+        ) -> Result<bool, Declined> {
             Ok(false)
         }
-        fn serialize_seq(self, _: Option<usize>) -> Result<No, NotScalar> {
-            Err(NotScalar)
+        fn serialize_seq(self, _: Option<usize>) -> Result<No, Declined> {
+            Err(Declined)
         }
-        fn serialize_tuple(self, _: usize) -> Result<No, NotScalar> {
-            Err(NotScalar)
+        fn serialize_tuple(self, _: usize) -> Result<No, Declined> {
+            Err(Declined)
         }
-        fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<No, NotScalar> {
-            Err(NotScalar)
+        fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<No, Declined> {
+            Err(Declined)
         }
         fn serialize_tuple_variant(
             self,
@@ -86,14 +88,14 @@ macro_rules! not_scalar {
             _: u32,
             _: &'static str,
             _: usize,
-        ) -> Result<No, NotScalar> {
-            Err(NotScalar)
+        ) -> Result<No, Declined> {
+            Err(Declined)
         }
-        fn serialize_map(self, _: Option<usize>) -> Result<No, NotScalar> {
-            Err(NotScalar)
+        fn serialize_map(self, _: Option<usize>) -> Result<No, Declined> {
+            Err(Declined)
         }
-        fn serialize_struct(self, _: &'static str, _: usize) -> Result<No, NotScalar> {
-            Err(NotScalar)
+        fn serialize_struct(self, _: &'static str, _: usize) -> Result<No, Declined> {
+            Err(Declined)
         }
         fn serialize_struct_variant(
             self,
@@ -101,8 +103,8 @@ macro_rules! not_scalar {
             _: u32,
             _: &'static str,
             _: usize,
-        ) -> Result<No, NotScalar> {
-            Err(NotScalar)
+        ) -> Result<No, Declined> {
+            Err(Declined)
         }
     };
 }
@@ -111,46 +113,46 @@ macro_rules! not_scalar {
 /// newtype structs look inside.
 macro_rules! scalars {
     ($scalar:ident) => {
-        fn serialize_bool(self, v: bool) -> Result<bool, NotScalar> {
+        fn serialize_bool(self, v: bool) -> Result<bool, Declined> {
             self.$scalar(Scalar::Bool(v))
         }
-        fn serialize_i8(self, v: i8) -> Result<bool, NotScalar> {
+        fn serialize_i8(self, v: i8) -> Result<bool, Declined> {
             self.$scalar(Scalar::Int(v.into()))
         }
-        fn serialize_i16(self, v: i16) -> Result<bool, NotScalar> {
+        fn serialize_i16(self, v: i16) -> Result<bool, Declined> {
             self.$scalar(Scalar::Int(v.into()))
         }
-        fn serialize_i32(self, v: i32) -> Result<bool, NotScalar> {
+        fn serialize_i32(self, v: i32) -> Result<bool, Declined> {
             self.$scalar(Scalar::Int(v.into()))
         }
-        fn serialize_i64(self, v: i64) -> Result<bool, NotScalar> {
+        fn serialize_i64(self, v: i64) -> Result<bool, Declined> {
             self.$scalar(Scalar::Int(v.into()))
         }
-        fn serialize_i128(self, v: i128) -> Result<bool, NotScalar> {
+        fn serialize_i128(self, v: i128) -> Result<bool, Declined> {
             self.$scalar(Scalar::Int(v))
         }
-        fn serialize_u8(self, v: u8) -> Result<bool, NotScalar> {
+        fn serialize_u8(self, v: u8) -> Result<bool, Declined> {
             self.$scalar(Scalar::Int(v.into()))
         }
-        fn serialize_u16(self, v: u16) -> Result<bool, NotScalar> {
+        fn serialize_u16(self, v: u16) -> Result<bool, Declined> {
             self.$scalar(Scalar::Int(v.into()))
         }
-        fn serialize_u32(self, v: u32) -> Result<bool, NotScalar> {
+        fn serialize_u32(self, v: u32) -> Result<bool, Declined> {
             self.$scalar(Scalar::Int(v.into()))
         }
-        fn serialize_u64(self, v: u64) -> Result<bool, NotScalar> {
+        fn serialize_u64(self, v: u64) -> Result<bool, Declined> {
             self.$scalar(Scalar::Int(v.into()))
         }
-        fn serialize_u128(self, v: u128) -> Result<bool, NotScalar> {
+        fn serialize_u128(self, v: u128) -> Result<bool, Declined> {
             match i128::try_from(v) {
                 Ok(v) => self.$scalar(Scalar::Int(v)),
                 Err(_) => Ok(false),
             }
         }
-        fn serialize_char(self, v: char) -> Result<bool, NotScalar> {
+        fn serialize_char(self, v: char) -> Result<bool, Declined> {
             self.$scalar(Scalar::Str(v.encode_utf8(&mut [0; 4])))
         }
-        fn serialize_str(self, v: &str) -> Result<bool, NotScalar> {
+        fn serialize_str(self, v: &str) -> Result<bool, Declined> {
             self.$scalar(Scalar::Str(v))
         }
         fn serialize_unit_variant(
@@ -158,17 +160,17 @@ macro_rules! scalars {
             _: &'static str,
             _: u32,
             v: &'static str,
-        ) -> Result<bool, NotScalar> {
+        ) -> Result<bool, Declined> {
             self.$scalar(Scalar::Str(v))
         }
-        fn serialize_some<T: ?Sized + Serialize>(self, v: &T) -> Result<bool, NotScalar> {
+        fn serialize_some<T: ?Sized + Serialize>(self, v: &T) -> Result<bool, Declined> {
             v.serialize(self)
         }
         fn serialize_newtype_struct<T: ?Sized + Serialize>(
             self,
             _: &'static str,
             v: &T,
-        ) -> Result<bool, NotScalar> {
+        ) -> Result<bool, Declined> {
             v.serialize(self)
         }
     };
@@ -178,14 +180,14 @@ macro_rules! scalars {
 struct TagSide<'v, V: ?Sized>(&'v V);
 
 impl<V: ?Sized + Serialize> TagSide<'_, V> {
-    fn against(self, tag: Scalar<'_>) -> Result<bool, NotScalar> {
+    fn against(self, tag: Scalar<'_>) -> Result<bool, Declined> {
         self.0.serialize(ValueSide(tag))
     }
 }
 
 impl<V: ?Sized + Serialize> Serializer for TagSide<'_, V> {
     type Ok = bool;
-    type Error = NotScalar;
+    type Error = Declined;
     type SerializeSeq = No;
     type SerializeTuple = No;
     type SerializeTupleStruct = No;
@@ -202,14 +204,14 @@ impl<V: ?Sized + Serialize> Serializer for TagSide<'_, V> {
 struct ValueSide<'t>(Scalar<'t>);
 
 impl ValueSide<'_> {
-    fn equals(self, value: Scalar<'_>) -> Result<bool, NotScalar> {
+    fn equals(self, value: Scalar<'_>) -> Result<bool, Declined> {
         Ok(self.0 == value)
     }
 }
 
 impl Serializer for ValueSide<'_> {
     type Ok = bool;
-    type Error = NotScalar;
+    type Error = Declined;
     type SerializeSeq = No;
     type SerializeTuple = No;
     type SerializeTupleStruct = No;

@@ -7,7 +7,6 @@
 //! allocation, no intermediate value. Output is what serde's internally
 //! tagged enums write, so the two are interchangeable on the wire.
 
-use core::fmt;
 use core::marker::PhantomData;
 
 use serde::ser::{
@@ -16,6 +15,7 @@ use serde::ser::{
 };
 
 use crate::content::{Content, ContentSerializer};
+use crate::same::Declined;
 
 /// What generated code provides to write an enum's tags.
 pub trait Tagging {
@@ -714,27 +714,10 @@ impl<M: SerializeMap, G: Serialize> SerializeStructVariant for VariantValue<M, G
 /// Answers whether a map key serializes as the string `self.0`.
 struct IsKey(&'static str);
 
-#[derive(Debug)]
-struct NotAString;
-
-impl fmt::Display for NotAString {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("not a string")
-    }
-}
-
-impl std::error::Error for NotAString {}
-
-impl ser::Error for NotAString {
-    fn custom<T: fmt::Display>(_: T) -> Self {
-        NotAString
-    }
-}
-
 macro_rules! not_a_string {
     ($($method:ident($($arg:ty),*))*) => {
         $(
-            fn $method(self, $(_: $arg),*) -> Result<bool, NotAString> {
+            fn $method(self, $(_: $arg),*) -> Result<bool, Declined> {
                 Ok(false)
             }
         )*
@@ -743,24 +726,24 @@ macro_rules! not_a_string {
 
 impl Serializer for IsKey {
     type Ok = bool;
-    type Error = NotAString;
-    type SerializeSeq = Impossible<bool, NotAString>;
-    type SerializeTuple = Impossible<bool, NotAString>;
-    type SerializeTupleStruct = Impossible<bool, NotAString>;
-    type SerializeTupleVariant = Impossible<bool, NotAString>;
-    type SerializeMap = Impossible<bool, NotAString>;
-    type SerializeStruct = Impossible<bool, NotAString>;
-    type SerializeStructVariant = Impossible<bool, NotAString>;
+    type Error = Declined;
+    type SerializeSeq = Impossible<bool, Declined>;
+    type SerializeTuple = Impossible<bool, Declined>;
+    type SerializeTupleStruct = Impossible<bool, Declined>;
+    type SerializeTupleVariant = Impossible<bool, Declined>;
+    type SerializeMap = Impossible<bool, Declined>;
+    type SerializeStruct = Impossible<bool, Declined>;
+    type SerializeStructVariant = Impossible<bool, Declined>;
 
-    fn serialize_str(self, v: &str) -> Result<bool, NotAString> {
+    fn serialize_str(self, v: &str) -> Result<bool, Declined> {
         Ok(v == self.0)
     }
 
-    fn serialize_char(self, v: char) -> Result<bool, NotAString> {
+    fn serialize_char(self, v: char) -> Result<bool, Declined> {
         Ok(v.encode_utf8(&mut [0; 4]) == self.0)
     }
 
-    fn serialize_bytes(self, v: &[u8]) -> Result<bool, NotAString> {
+    fn serialize_bytes(self, v: &[u8]) -> Result<bool, Declined> {
         Ok(v == self.0.as_bytes())
     }
 
@@ -769,7 +752,7 @@ impl Serializer for IsKey {
         _: &'static str,
         _: u32,
         v: &'static str,
-    ) -> Result<bool, NotAString> {
+    ) -> Result<bool, Declined> {
         Ok(v == self.0)
     }
 
@@ -777,7 +760,7 @@ impl Serializer for IsKey {
         self,
         _: &'static str,
         value: &V,
-    ) -> Result<bool, NotAString> {
+    ) -> Result<bool, Declined> {
         value.serialize(self)
     }
 
@@ -788,7 +771,7 @@ impl Serializer for IsKey {
         serialize_unit() serialize_unit_struct(&'static str)
     }
 
-    fn serialize_some<V: ?Sized + Serialize>(self, _: &V) -> Result<bool, NotAString> {
+    fn serialize_some<V: ?Sized + Serialize>(self, _: &V) -> Result<bool, Declined> {
         Ok(false)
     }
 
@@ -798,24 +781,24 @@ impl Serializer for IsKey {
         _: u32,
         _: &'static str,
         _: &V,
-    ) -> Result<bool, NotAString> {
+    ) -> Result<bool, Declined> {
         Ok(false)
     }
 
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, NotAString> {
-        Err(NotAString)
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, Declined> {
+        Err(Declined)
     }
 
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, NotAString> {
-        Err(NotAString)
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, Declined> {
+        Err(Declined)
     }
 
     fn serialize_tuple_struct(
         self,
         _: &'static str,
         _: usize,
-    ) -> Result<Self::SerializeTupleStruct, NotAString> {
-        Err(NotAString)
+    ) -> Result<Self::SerializeTupleStruct, Declined> {
+        Err(Declined)
     }
 
     fn serialize_tuple_variant(
@@ -824,20 +807,20 @@ impl Serializer for IsKey {
         _: u32,
         _: &'static str,
         _: usize,
-    ) -> Result<Self::SerializeTupleVariant, NotAString> {
-        Err(NotAString)
+    ) -> Result<Self::SerializeTupleVariant, Declined> {
+        Err(Declined)
     }
 
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, NotAString> {
-        Err(NotAString)
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, Declined> {
+        Err(Declined)
     }
 
     fn serialize_struct(
         self,
         _: &'static str,
         _: usize,
-    ) -> Result<Self::SerializeStruct, NotAString> {
-        Err(NotAString)
+    ) -> Result<Self::SerializeStruct, Declined> {
+        Err(Declined)
     }
 
     fn serialize_struct_variant(
@@ -846,7 +829,7 @@ impl Serializer for IsKey {
         _: u32,
         _: &'static str,
         _: usize,
-    ) -> Result<Self::SerializeStructVariant, NotAString> {
-        Err(NotAString)
+    ) -> Result<Self::SerializeStructVariant, Declined> {
+        Err(Declined)
     }
 }
