@@ -43,6 +43,64 @@ impl ser::Error for Declined {
 
 type No = Impossible<bool, Declined>;
 
+/// The compound methods of a yes/no probing serializer (here and in
+/// `tagged.rs`): no sequence or map is what was asked.
+macro_rules! declines_compounds {
+    () => {
+        fn serialize_seq(
+            self,
+            _: Option<usize>,
+        ) -> Result<serde::ser::Impossible<bool, crate::same::Declined>, crate::same::Declined> {
+            Err(crate::same::Declined)
+        }
+        fn serialize_tuple(
+            self,
+            _: usize,
+        ) -> Result<serde::ser::Impossible<bool, crate::same::Declined>, crate::same::Declined> {
+            Err(crate::same::Declined)
+        }
+        fn serialize_tuple_struct(
+            self,
+            _: &'static str,
+            _: usize,
+        ) -> Result<serde::ser::Impossible<bool, crate::same::Declined>, crate::same::Declined> {
+            Err(crate::same::Declined)
+        }
+        fn serialize_tuple_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: usize,
+        ) -> Result<serde::ser::Impossible<bool, crate::same::Declined>, crate::same::Declined> {
+            Err(crate::same::Declined)
+        }
+        fn serialize_map(
+            self,
+            _: Option<usize>,
+        ) -> Result<serde::ser::Impossible<bool, crate::same::Declined>, crate::same::Declined> {
+            Err(crate::same::Declined)
+        }
+        fn serialize_struct(
+            self,
+            _: &'static str,
+            _: usize,
+        ) -> Result<serde::ser::Impossible<bool, crate::same::Declined>, crate::same::Declined> {
+            Err(crate::same::Declined)
+        }
+        fn serialize_struct_variant(
+            self,
+            _: &'static str,
+            _: u32,
+            _: &'static str,
+            _: usize,
+        ) -> Result<serde::ser::Impossible<bool, crate::same::Declined>, crate::same::Declined> {
+            Err(crate::same::Declined)
+        }
+    };
+}
+pub(crate) use declines_compounds;
+
 /// The methods that never make a scalar: `false`.
 macro_rules! not_scalar {
     () => {
@@ -73,39 +131,7 @@ macro_rules! not_scalar {
         ) -> Result<bool, Declined> {
             Ok(false)
         }
-        fn serialize_seq(self, _: Option<usize>) -> Result<No, Declined> {
-            Err(Declined)
-        }
-        fn serialize_tuple(self, _: usize) -> Result<No, Declined> {
-            Err(Declined)
-        }
-        fn serialize_tuple_struct(self, _: &'static str, _: usize) -> Result<No, Declined> {
-            Err(Declined)
-        }
-        fn serialize_tuple_variant(
-            self,
-            _: &'static str,
-            _: u32,
-            _: &'static str,
-            _: usize,
-        ) -> Result<No, Declined> {
-            Err(Declined)
-        }
-        fn serialize_map(self, _: Option<usize>) -> Result<No, Declined> {
-            Err(Declined)
-        }
-        fn serialize_struct(self, _: &'static str, _: usize) -> Result<No, Declined> {
-            Err(Declined)
-        }
-        fn serialize_struct_variant(
-            self,
-            _: &'static str,
-            _: u32,
-            _: &'static str,
-            _: usize,
-        ) -> Result<No, Declined> {
-            Err(Declined)
-        }
+        crate::same::declines_compounds!();
     };
 }
 

@@ -785,51 +785,5 @@ impl Serializer for IsKey {
         Ok(false)
     }
 
-    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, Declined> {
-        Err(Declined)
-    }
-
-    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, Declined> {
-        Err(Declined)
-    }
-
-    fn serialize_tuple_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleStruct, Declined> {
-        Err(Declined)
-    }
-
-    fn serialize_tuple_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeTupleVariant, Declined> {
-        Err(Declined)
-    }
-
-    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, Declined> {
-        Err(Declined)
-    }
-
-    fn serialize_struct(
-        self,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStruct, Declined> {
-        Err(Declined)
-    }
-
-    fn serialize_struct_variant(
-        self,
-        _: &'static str,
-        _: u32,
-        _: &'static str,
-        _: usize,
-    ) -> Result<Self::SerializeStructVariant, Declined> {
-        Err(Declined)
-    }
+    crate::same::declines_compounds!();
 }
