@@ -244,13 +244,7 @@ fn generate(cont: &Container) -> TokenStream {
     let resolved = resolved_builds(cont);
     let fallback_check = fallback_check(cont);
     // `visible`: only an enum that says so gets these.
-    let visible_indexes: Vec<u32> = cont
-        .variants
-        .iter()
-        .enumerate()
-        .filter(|(_, v)| v.visible)
-        .map(|(index, _)| index as u32)
-        .collect();
+    let visible_indexes = visible_indexes(cont);
     let visible_dispatch = if visible_indexes.is_empty() {
         quote!()
     } else {
@@ -530,13 +524,7 @@ fn literal_tables(cont: &Container) -> TokenStream {
         .map(|(_, ty)| quote!(<#ty as #private::Claims>::tags(__out, __depth + 1);))
         .collect();
     let tag = tag_arms(cont, |v| literal(&v.tags[0].value));
-    let visible: Vec<u32> = cont
-        .variants
-        .iter()
-        .enumerate()
-        .filter(|(_, v)| v.visible)
-        .map(|(index, _)| index as u32)
-        .collect();
+    let visible = visible_indexes(cont);
     let (visible_fn, visible_tagging) = if visible.is_empty() {
         (quote!(), quote!())
     } else {
@@ -827,4 +815,15 @@ fn presence_tables(cont: &Container) -> TokenStream {
             }
         }
     }
+}
+
+/// The indexes of the variants whose payload reads and writes the tag
+/// (`visible`).
+fn visible_indexes(cont: &Container) -> Vec<u32> {
+    cont.variants
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.visible)
+        .map(|(index, _)| index as u32)
+        .collect()
 }
