@@ -563,7 +563,8 @@ impl<'de, T: ?Sized + 'static> Subtypes<'de> for &Registry<T> {
     where
         D: Deserializer<'de>,
     {
-        tag.deserialize_any(TagVisitor { table: *self, sink })
+        let table: &dyn crate::tag::Lookup = *self;
+        tag.deserialize_any(TagVisitor { table, sink })
     }
 
     fn presence(&self, field: &str) -> u128 {
