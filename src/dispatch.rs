@@ -16,7 +16,7 @@ use serde::de::{
 };
 
 use crate::buffer::{set_hoist, Buffer, Reader};
-use crate::tag::{HeadValue, LiteralTable, Static, TagSink, TagVisitor};
+use crate::tag::{FastTagVisitor, HeadValue, LiteralTable, Static, TagSink};
 use crate::unknown::{take_wants_hint, tell_tag_key};
 
 /// What generated code provides for an annotated enum.
@@ -744,13 +744,13 @@ pub fn read_literal_tag<'de, T, D>(
     sink: Option<TagSink<'_, 'de>>,
 ) -> Result<Option<u32>, D::Error>
 where
-    T: LiteralTable,
+    T: LiteralTable + 'static,
     D: Deserializer<'de>,
 {
-    // Through `dyn`: one reader of tag values for every enum, where a
-    // generic one compiled its visitor once per enum.
-    let table: &dyn crate::tag::Lookup = &Static::<T>(PhantomData);
-    deserializer.deserialize_any(TagVisitor { table, sink })
+    deserializer.deserialize_any(FastTagVisitor {
+        table: &Static::<T>(PhantomData),
+        sink,
+    })
 }
 
 /// The rest of an object once its tag is known: the buffered prefix replayed,
