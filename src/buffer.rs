@@ -924,6 +924,55 @@ impl<'r, 'a, 'de, E: de::Error> Replay<'r, 'a, 'de, E> {
     }
 }
 
+impl<'a, 'de> Reader<'a, 'de> {
+    /// The next value as a visitor's default method would describe it when
+    /// refusing it (`invalid type: string "x", expected u32`), stepping
+    /// over it. Typed requests refuse through this instead of offering the
+    /// value to every `visit_*` method of their visitor: that compiled each
+    /// visitor's whole set of methods, once per visitor type.
+    #[cold]
+    #[inline(never)]
+    fn refused(&mut self) -> Unexpected<'a> {
+        let start = self.pos;
+        let out = match self.byte() {
+            BOOL_FALSE => Unexpected::Bool(false),
+            BOOL_TRUE => Unexpected::Bool(true),
+            U8 | U16 | U32 | U64 => Unexpected::Unsigned(self.varint_after_u8(start)),
+            I8 | I16 | I32 | I64 => Unexpected::Signed(self.signed_after(start)),
+            F32 => Unexpected::Float(f32::from_le_bytes(self.array()).into()),
+            F64 => Unexpected::Float(f64::from_le_bytes(self.array())),
+            CHAR => match u32::try_from(self.varint()).ok().and_then(char::from_u32) {
+                Some(c) => Unexpected::Char(c),
+                None => unreachable_code(CHAR),
+            },
+            STR_BORROWED => Unexpected::Str(self.borrowed_str()),
+            STR_OWNED => Unexpected::Str(owned_str(self)),
+            BYTES_BORROWED => Unexpected::Bytes(self.borrowed()),
+            BYTES_OWNED => Unexpected::Bytes(self.owned()),
+            NUMBER => {
+                let digits = owned_str(self);
+                if let Ok(v) = digits.parse::<u64>() {
+                    Unexpected::Unsigned(v)
+                } else if let Ok(v) = digits.parse::<i64>() {
+                    Unexpected::Signed(v)
+                } else {
+                    Unexpected::Float(digits.parse::<f64>().unwrap_or(f64::NAN))
+                }
+            }
+            U128 | I128 => Unexpected::Other("128-bit integer"),
+            UNIT => Unexpected::Unit,
+            NONE | SOME => Unexpected::Option,
+            NEWTYPE => Unexpected::NewtypeStruct,
+            SEQ => Unexpected::Seq,
+            MAP => Unexpected::Map,
+            code => unreachable_code(code),
+        };
+        self.pos = start;
+        self.skip();
+        out
+    }
+}
+
 impl Reader<'_, '_> {
     fn varint_after_u8(&mut self, start: usize) -> u64 {
         if self.buf.code[start] == U8 {
@@ -1098,9 +1147,24 @@ impl<'de, E: de::Error> Deserializer<'de> for Replay<'_, '_, 'de, E> {
 
     // Only the engine's own visitor asks for "any" value and may want the
     // tag entry first; typed requests go straight to the recording.
+    fn deserialize_bool<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+        match self.reader.peek() {
+            BOOL_FALSE | BOOL_TRUE => visitor.visit_bool(self.reader.byte() == BOOL_TRUE),
+            _ => refuse(self.reader, visitor),
+        }
+    }
+
+    fn deserialize_char<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+        match self.reader.peek() {
+            CHAR | STR_BORROWED | STR_OWNED => {
+                replay_any(self.reader, self.human_readable, visitor)
+            }
+            _ => refuse(self.reader, visitor),
+        }
+    }
+
     typed! {
-        deserialize_bool deserialize_char deserialize_bytes deserialize_byte_buf
-        deserialize_unit deserialize_seq deserialize_map
+        deserialize_bytes deserialize_byte_buf deserialize_unit deserialize_seq deserialize_map
     }
 
     // Keys replay through these: a borrowed string, the common case, skips
@@ -1127,11 +1191,32 @@ macro_rules! strings {
         $(
             #[inline]
             fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
-                if self.reader.peek() == STR_BORROWED {
-                    self.reader.pos += 1;
-                    return visitor.visit_borrowed_str(self.reader.borrowed_str());
+                let reader = self.reader;
+                match reader.peek() {
+                    STR_BORROWED => {
+                        reader.pos += 1;
+                        visitor.visit_borrowed_str(reader.borrowed_str())
+                    }
+                    STR_OWNED => {
+                        reader.pos += 1;
+                        visitor.visit_str(owned_str(reader))
+                    }
+                    BYTES_BORROWED => {
+                        reader.pos += 1;
+                        visitor.visit_borrowed_bytes(reader.borrowed())
+                    }
+                    BYTES_OWNED => {
+                        reader.pos += 1;
+                        visitor.visit_bytes(reader.owned())
+                    }
+                    // Variant and field indexes of binary formats.
+                    U8 | U16 | U32 | U64 => {
+                        let start = reader.pos;
+                        reader.pos += 1;
+                        visitor.visit_u64(reader.varint_after_u8(start))
+                    }
+                    _ => refuse(reader, visitor),
                 }
-                replay_any(self.reader, self.human_readable, visitor)
             }
         )*
     };
@@ -1165,7 +1250,7 @@ macro_rules! numbers {
                         let digits = owned_str(self.reader);
                         replay_number(digits, visitor)
                     }
-                    _ => replay_any(self.reader, self.human_readable, visitor),
+                    _ => replay_number_code(self.reader, visitor),
                 }
             }
         )*
@@ -1292,6 +1377,62 @@ where
             visitor.visit_map(de::value::MapDeserializer::<_, E>::new(entry))
         }
         code => unreachable_code(code),
+    }
+}
+
+/// A typed request's answer to a value of another type (see `refused`).
+#[inline]
+fn refuse<'de, V: Visitor<'de>, E: de::Error>(
+    reader: &mut Reader<'_, 'de>,
+    visitor: V,
+) -> Result<V::Value, E> {
+    Err(E::invalid_type(reader.refused(), &visitor))
+}
+
+/// A recorded number of any width, for a request of a number type.
+#[inline]
+fn replay_number_code<'de, V: Visitor<'de>, E: de::Error>(
+    reader: &mut Reader<'_, 'de>,
+    visitor: V,
+) -> Result<V::Value, E> {
+    match reader.peek() {
+        U8 => {
+            reader.pos += 1;
+            visitor.visit_u8(reader.byte())
+        }
+        U16 => {
+            reader.pos += 1;
+            visitor.visit_u16(reader.varint() as u16)
+        }
+        U32 => {
+            reader.pos += 1;
+            visitor.visit_u32(reader.varint() as u32)
+        }
+        I8 => {
+            reader.pos += 1;
+            visitor.visit_i8(reader.byte() as i8)
+        }
+        I16 => {
+            reader.pos += 1;
+            visitor.visit_i16(unzigzag(reader.varint()) as i16)
+        }
+        I32 => {
+            reader.pos += 1;
+            visitor.visit_i32(unzigzag(reader.varint()) as i32)
+        }
+        U128 => {
+            reader.pos += 1;
+            visitor.visit_u128(u128::from_le_bytes(reader.array()))
+        }
+        I128 => {
+            reader.pos += 1;
+            visitor.visit_i128(i128::from_le_bytes(reader.array()))
+        }
+        F32 => {
+            reader.pos += 1;
+            visitor.visit_f32(f32::from_le_bytes(reader.array()))
+        }
+        _ => refuse(reader, visitor),
     }
 }
 

@@ -16,8 +16,8 @@ use serde::de::{
 };
 
 use crate::buffer::{set_hoist, Buffer, Reader};
-use crate::tag::{HeadValue, LiteralTable, Static, TagSink, TagVisitor};
-use crate::unknown::{take_wants_hint, TAG_HINT_KEY};
+use crate::tag::{FastTagVisitor, HeadValue, LiteralTable, Static, TagSink};
+use crate::unknown::{take_wants_hint, tell_tag_key};
 
 /// What generated code provides for an annotated enum.
 pub trait Dispatch<'de>: Sized {
@@ -355,7 +355,14 @@ impl<'de, T: Dispatch<'de>> Subtypes<'de> for EnumSubtypes<T> {
         head: HeadValue<'de>,
         payload: P,
     ) -> Result<T, <P as Deserializer<'de>>::Error> {
-        T::build_head(index, head, payload)
+        // A constant condition: for an enum without `nested` variants (the
+        // engine never hands it a child's tag) the child's path, which
+        // compiles every payload once more, is not instantiated at all.
+        if T::NESTED {
+            T::build_head(index, head, payload)
+        } else {
+            T::build(VariantDeserializer::new(index, payload))
+        }
     }
 }
 
@@ -737,10 +744,10 @@ pub fn read_literal_tag<'de, T, D>(
     sink: Option<TagSink<'_, 'de>>,
 ) -> Result<Option<u32>, D::Error>
 where
-    T: LiteralTable,
+    T: LiteralTable + 'static,
     D: Deserializer<'de>,
 {
-    deserializer.deserialize_any(TagVisitor {
+    deserializer.deserialize_any(FastTagVisitor {
         table: &Static::<T>(PhantomData),
         sink,
     })
@@ -922,15 +929,15 @@ impl<'de, A: MapAccess<'de>> Deserializer<'de> for Rest<'de, '_, A> {
     type Error = A::Error;
 
     #[inline]
-    fn deserialize_any<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, A::Error> {
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, A::Error> {
         let catch = self.catch;
-        if self.hint.is_some() && take_wants_hint() {
-            let hinted = Hinted {
-                key: self.hint.take(),
-                rest: self,
-            };
-            return caught(catch, visitor.visit_map(hinted));
-        }
+        // Told to an `Unknown` that asks, beside the map rather than as an
+        // entry of it: an entry would compile every payload's reader once
+        // more, for a wrapping map and a string deserializer.
+        let _told = match self.hint {
+            Some(key) if take_wants_hint() => Some(tell_tag_key(key)),
+            _ => None,
+        };
         caught(catch, visitor.visit_map(self))
     }
 
@@ -1083,35 +1090,6 @@ impl<'de, V: Visitor<'de>> DeserializeSeed<'de> for Content<V> {
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<V::Value, D::Error> {
         deserializer.deserialize_any(self.0)
-    }
-}
-
-/// The rest of an object for an `Unknown` payload: first an entry naming
-/// the tag key, then the object.
-struct Hinted<'de, 's, A: MapAccess<'de>> {
-    key: Option<&'s str>,
-    rest: Rest<'de, 's, A>,
-}
-
-impl<'de, A: MapAccess<'de>> MapAccess<'de> for Hinted<'de, '_, A> {
-    type Error = A::Error;
-
-    fn next_key_seed<K: DeserializeSeed<'de>>(
-        &mut self,
-        seed: K,
-    ) -> Result<Option<K::Value>, A::Error> {
-        if self.key.is_some() {
-            let hint = de::value::BorrowedStrDeserializer::<A::Error>::new(TAG_HINT_KEY);
-            return seed.deserialize(hint).map(Some);
-        }
-        self.rest.next_key_seed(seed)
-    }
-
-    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
-        match self.key.take() {
-            Some(key) => seed.deserialize(de::value::StrDeserializer::new(key)),
-            None => self.rest.next_value_seed(seed),
-        }
     }
 }
 

@@ -13,7 +13,7 @@ use serde::ser::{Error as _, Serialize, Serializer};
 use crate::dispatch::{deserialize_with, Payload, Subtypes};
 use crate::marker::Conversions;
 use crate::native::{write_json, JsonOut, Readers};
-use crate::tag::{Found, Literal, Lookup, TagSink, TagVisitor};
+use crate::tag::{FastTagVisitor, Found, Literal, Lookup, TagSink};
 use crate::tagged::PayloadSerializer;
 
 /// Reads a payload through the erased path (see `erased`) into a boxed
@@ -563,7 +563,7 @@ impl<'de, T: ?Sized + 'static> Subtypes<'de> for &Registry<T> {
     where
         D: Deserializer<'de>,
     {
-        tag.deserialize_any(TagVisitor { table: *self, sink })
+        tag.deserialize_any(FastTagVisitor { table: *self, sink })
     }
 
     fn presence(&self, field: &str) -> u128 {

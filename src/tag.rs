@@ -278,12 +278,12 @@ impl<T: LiteralTable> Lookup for Static<T> {
 /// Reads a tag value and looks it up, allocating nothing for a known tag.
 /// `Ok(None)` means unknown and recorded in the sink; without a sink an
 /// unknown tag is an error.
-pub(crate) struct TagVisitor<'a, 'de, L> {
+pub(crate) struct TagVisitor<'a, 'de, L: ?Sized = dyn Lookup> {
     pub(crate) table: &'a L,
     pub(crate) sink: Option<TagSink<'a, 'de>>,
 }
 
-impl<'de, L: Lookup> TagVisitor<'_, 'de, L> {
+impl<'de, L: Lookup + ?Sized> TagVisitor<'_, 'de, L> {
     /// A number given by its digits: matched as serde_json would read it.
     fn number<E: de::Error>(self, digits: &str) -> Result<Option<u32>, E> {
         let found = if let Ok(v) = digits.parse::<u64>() {
@@ -389,7 +389,7 @@ impl<'de, L: Lookup> TagVisitor<'_, 'de, L> {
     }
 }
 
-impl<'de, L: Lookup> Visitor<'de> for TagVisitor<'_, 'de, L> {
+impl<'de, L: Lookup + ?Sized> Visitor<'de> for TagVisitor<'_, 'de, L> {
     type Value = Option<u32>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -505,6 +505,133 @@ impl<'de, L: Lookup> Visitor<'de> for TagVisitor<'_, 'de, L> {
     fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Option<u32>, A::Error> {
         self.wrong_kind(Unexpected::Enum, |r| r.visit_enum(data))
     }
+}
+
+/// The tag reader of one table (an enum's generated one, a registry): a
+/// known tag is found by the table's own lookup, inlined; everything else
+/// (unknown tags, recording for a fallback, `nested` and `visible`
+/// subtypes, other kinds of values) goes to the one shared reader through
+/// `dyn`, which compiles once per format where a reader per table compiled
+/// its whole set of methods per enum and per trait.
+pub(crate) struct FastTagVisitor<'a, 'de, L> {
+    pub(crate) table: &'a L,
+    pub(crate) sink: Option<TagSink<'a, 'de>>,
+}
+
+impl<L: Lookup> FastTagVisitor<'_, '_, L> {
+    /// The subtype, when nothing more than finding it is to be done.
+    #[inline(always)]
+    fn known(&self, found: Found<'_>) -> Option<u32> {
+        let index = self.table.lookup(found).ok()??;
+        match &self.sink {
+            Some(sink) if sink.visible || self.table.is_nested(index) => None,
+            _ => Some(index),
+        }
+    }
+}
+
+impl<'de, L: Lookup + 'static> Visitor<'de> for FastTagVisitor<'_, 'de, L> {
+    type Value = Option<u32>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let table = self.table;
+        write!(
+            f,
+            "a subtype tag in `{}`, one of {}",
+            table.key(),
+            Expected(&table.expected())
+        )
+    }
+
+    #[inline]
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Option<u32>, E> {
+        match self.known(Found::Str(v)) {
+            Some(index) => Ok(Some(index)),
+            None => shared(self.table, self.sink, |t| t.visit_borrowed_str(v)),
+        }
+    }
+
+    #[inline]
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Option<u32>, E> {
+        match self.known(Found::Str(v)) {
+            Some(index) => Ok(Some(index)),
+            None => shared(self.table, self.sink, |t| t.visit_str(v)),
+        }
+    }
+
+    #[inline]
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Option<u32>, E> {
+        match self.known(Found::U64(v)) {
+            Some(index) => Ok(Some(index)),
+            None => shared(self.table, self.sink, |t| t.visit_u64(v)),
+        }
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Option<u32>, E> {
+        shared(self.table, self.sink, |t| t.visit_bool(v))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Option<u32>, E> {
+        shared(self.table, self.sink, |t| t.visit_i64(v))
+    }
+
+    fn visit_i128<E: de::Error>(self, v: i128) -> Result<Option<u32>, E> {
+        shared(self.table, self.sink, |t| t.visit_i128(v))
+    }
+
+    fn visit_u128<E: de::Error>(self, v: u128) -> Result<Option<u32>, E> {
+        shared(self.table, self.sink, |t| t.visit_u128(v))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Option<u32>, E> {
+        shared(self.table, self.sink, |t| t.visit_f64(v))
+    }
+
+    fn visit_char<E: de::Error>(self, v: char) -> Result<Option<u32>, E> {
+        shared(self.table, self.sink, |t| t.visit_char(v))
+    }
+
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Option<u32>, E> {
+        shared(self.table, self.sink, |t| t.visit_bytes(v))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Option<u32>, E> {
+        shared(self.table, self.sink, |t| t.visit_unit())
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Option<u32>, E> {
+        shared(self.table, self.sink, |t| t.visit_none())
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<u32>, D::Error> {
+        shared(self.table, self.sink, |t| t.visit_some(d))
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Option<u32>, D::Error> {
+        shared(self.table, self.sink, |t| t.visit_newtype_struct(d))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Option<u32>, A::Error> {
+        shared(self.table, self.sink, |t| t.visit_seq(seq))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Option<u32>, A::Error> {
+        shared(self.table, self.sink, |t| t.visit_map(map))
+    }
+
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Option<u32>, A::Error> {
+        shared(self.table, self.sink, |t| t.visit_enum(data))
+    }
+}
+
+/// The shared reader for `table`.
+#[inline]
+fn shared<'a, 'de, R>(
+    table: &'a (dyn Lookup + 'static),
+    sink: Option<TagSink<'a, 'de>>,
+    visit: impl FnOnce(TagVisitor<'a, 'de>) -> R,
+) -> R {
+    visit(TagVisitor { table, sink })
 }
 
 /// The first key of a map read as a tag value: serde_json's number token,

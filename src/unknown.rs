@@ -8,21 +8,37 @@ use serde::ser::{Serialize, Serializer};
 
 use crate::buffer::{Buffer, RecordSeed};
 
-/// The first key the engine hands an `Unknown`; its value is the tag key.
-pub(crate) const TAG_HINT_KEY: &str = "$json_subtypes::private::tag";
-
 thread_local! {
     /// Set while an `Unknown` hands its visitor to a deserializer: if that
-    /// deserializer is the engine's fallback payload, it first tells which
-    /// key is the tag (see `TAG_HINT_KEY`). Any other deserializer just sees
-    /// a request for any value, so every self-describing format reads an
-    /// `Unknown` from its own map syntax.
+    /// deserializer is the engine's fallback payload, it tells which key is
+    /// the tag (see `TOLD`). Any other deserializer just sees a request for
+    /// any value, so every self-describing format reads an `Unknown` from
+    /// its own map syntax.
     static WANTS_HINT: Cell<bool> = const { Cell::new(false) };
+
+    /// The engine's answer: the tag key of the object it hands over, taken
+    /// by the `Unknown` visitor first thing.
+    static TOLD: Cell<Option<String>> = const { Cell::new(None) };
 }
 
 /// Whether an `Unknown` is asking, clearing the request.
 pub(crate) fn take_wants_hint() -> bool {
     WANTS_HINT.with(|w| w.replace(false))
+}
+
+/// Tells the asking `Unknown` which key is the tag, until the guard drops
+/// (also on unwind), so an answer nobody took never reaches a later read.
+pub(crate) fn tell_tag_key(key: &str) -> Told {
+    Told(TOLD.with(|t| t.replace(Some(key.to_owned()))))
+}
+
+pub(crate) struct Told(Option<String>);
+
+impl Drop for Told {
+    fn drop(&mut self) {
+        let previous = self.0.take();
+        TOLD.with(|t| t.set(previous));
+    }
 }
 
 /// Puts the previous request back when dropped, also when a format panics
@@ -169,25 +185,17 @@ impl<'de> Visitor<'de> for UnknownVisitor {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Unknown, A::Error> {
         WANTS_HINT.with(|w| w.set(false));
+        let tag_key = TOLD.with(|t| t.take());
         let mut buf = Buffer::new_owned();
         let at = buf.begin_map();
-        let mut tag_key = None;
         let mut count = 0u64;
-        let mut first = true;
         loop {
-            let key_at = buf.len();
             let seed = RecordSeed(buf.recorder(crate::buffer::remaining()));
             if map.next_key_seed(seed)?.is_none() {
                 break;
             }
-            if first && buf.str_at(key_at) == Some(TAG_HINT_KEY) {
-                buf.truncate(key_at);
-                tag_key = Some(map.next_value::<String>()?);
-            } else {
-                map.next_value_seed(RecordSeed(buf.recorder(crate::buffer::remaining())))?;
-                count += 1;
-            }
-            first = false;
+            map.next_value_seed(RecordSeed(buf.recorder(crate::buffer::remaining())))?;
+            count += 1;
         }
         buf.end_map(at, count)?;
         Ok(Unknown {
