@@ -285,7 +285,7 @@ fn a_profile_says_visible_with_its_builder() {
         r#"{"size":3,"type":"big"}"#
     );
     // Without it the field is refused on write, as for enums.
-    let hidden = json_subtypes::Profile::<dyn Widget>::from_registry()
+    let hidden = json_subtypes::Profile::<dyn Widget>::builder_from_registry()
         .visible(false)
         .build()
         .unwrap();
@@ -297,8 +297,8 @@ fn a_profile_says_visible_with_its_builder() {
         hidden.to_string(&button).unwrap_err().to_string(),
         "cannot serialize Button as a subtype of profile of dyn Widget: its field `type` has the name of the tag"
     );
-    // `from_registry` keeps the trait's `visible`.
-    let kept = json_subtypes::Profile::<dyn Widget>::from_registry()
+    // `builder_from_registry` keeps the trait's `visible`.
+    let kept = json_subtypes::Profile::<dyn Widget>::builder_from_registry()
         .build()
         .unwrap();
     assert_eq!(
