@@ -1,6 +1,6 @@
 //! Plugins as trait objects: a text pipeline configured by a list of
 //! `Box<dyn Plugin>`, each picked by its `"plugin"` field and registered by
-//! an attribute on its impl, checked with `json_subtypes::verify`. Then
+//! an attribute on its impl, checked with `json_subtypes::verify_registry`. Then
 //! "API v2" of the same config, built at run time as a `Profile`: the tag is
 //! called `"kind"` and one more plugin is known, without touching the v1
 //! registry; a v1 config is migrated to v2 on the way.
@@ -117,7 +117,7 @@ const INPUT: &str = "   Serde  learns  subtypes in  one attribute  ";
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     // Every tag names one type: a test suite would assert this too.
-    json_subtypes::verify::<dyn Plugin>()?;
+    json_subtypes::verify_registry::<dyn Plugin>()?;
 
     let config: Config = serde_json::from_str(CONFIG_V1)?;
     println!(
@@ -141,7 +141,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     assert_eq!(serde_json::to_string(&again)?, written);
 
     // API v2: the registry's plugins under another tag key, plus `upper`.
-    let v2 = Profile::<dyn Plugin>::from_registry()
+    let v2 = Profile::<dyn Plugin>::builder_from_registry()
         .tag("kind")
         .subtype::<Upper>("upper")
         .build()?;

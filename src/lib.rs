@@ -374,7 +374,7 @@
 //!
 //! let shape: Box<dyn Shape> = serde_json::from_str(r#"{"r":1.0,"type":"circle"}"#)?;
 //! assert_eq!(serde_json::to_string(&shape)?, r#"{"type":"circle","r":1.0}"#);
-//! json_subtypes::verify::<dyn Shape>().unwrap();
+//! json_subtypes::verify_registry::<dyn Shape>().unwrap();
 //! # Ok::<(), serde_json::Error>(())
 //! ```
 //!
@@ -382,9 +382,9 @@
 //! default), repeatable `alias`, `fallback`, and for a trait without `tag`,
 //! `when_field`. Registrations are collected with `inventory` from every
 //! crate linked in, into one table per trait built on first use; a lookup of
-//! a known tag allocates nothing. [`verify`] lists every collision (a tag two
+//! a known tag allocates nothing. [`verify_registry`] lists every collision (a tag two
 //! types claim); reading a collided tag is an error naming both, never an
-//! arbitrary pick. The trait gets a hidden supertrait that every
+//! arbitrary pick. The trait gets the supertrait [`Subtype`], which every
 //! `Serialize + 'static` type implements, and payloads must be
 //! `DeserializeOwned`. Reading a `Box<dyn Trait>` costs the payload's
 //! allocations and the `Box`, nothing more.
@@ -453,7 +453,7 @@
 //! A marked box is read as `Box<dyn Trait>` and converted in place (no
 //! second allocation), so the marked objects add no reader per type.
 //! Profiles: a `Profile<dyn Trait>` in scope reads the marked boxes too, for
-//! the types it has from the registry (`from_registry`, also re-tagged); a
+//! the types it has from the registry (`builder_from_registry`, also re-tagged); a
 //! type added with `subtype` there is an error for a marked box, since a
 //! generic builder cannot tell whether it is `Send`. For those, build a
 //! `Profile<dyn Trait + Send + Sync>` (or `+ Send`...): its `subtype::<C>`
@@ -483,8 +483,17 @@
 //! charge of every `Box<dyn Trait>` read or written on this thread inside
 //! ordinary derived types.
 //!
+//! The builder's bounds are public, sealed traits the trait attribute
+//! implements: [`Upcast`] (`subtype::<C>` needs `dyn Trait: Upcast<C>`, so
+//! `C` implements the trait) and [`Subtype`] (the writers need it: a
+//! `Serialize` type, or the object of an annotated trait);
+//! [`Profile::builder_from_registry`] needs [`Registered`]. A mistake is a
+//! compile error that says what is missing (`tests/ui/profile-*.rs`).
+//! [`Profile::serializable`] returns a [`Profiled`]: the value with its
+//! profile, which implements `Serialize`.
+//!
 //! Shown by `test_profile`: `tag_positions`, `unknown_tags_go_to_the_fallback_unchanged`,
-//! `from_registry_starts_from_the_attributes`,
+//! `builder_from_registry_starts_from_the_attributes`,
 //! `profiles_never_see_each_other_in_one_thread`,
 //! `profiles_never_see_each_other_across_threads`,
 //! `scope_reaches_inside_derived_types`.
@@ -641,12 +650,18 @@ mod tag;
 mod tagged;
 mod unknown;
 
+#[allow(deprecated)]
+pub use crate::profile::Serializable;
 pub use crate::profile::{
-    BuildError, Profile, ProfileBuilder, ProfileSeed, Serializable, TagValue,
+    BuildError, Profile, ProfileBuilder, ProfileSeed, Profiled, TagValue, Upcast,
 };
-pub use crate::registry::{verify, RegistryError, TagPosition};
+#[allow(deprecated)]
+pub use crate::registry::verify;
+pub use crate::registry::{verify_registry, Registered, RegistryError, Subtype, TagPosition};
 
-pub use crate::unknown::{Unknown, UnknownError};
+pub use crate::unknown::Unknown;
+#[allow(deprecated)]
+pub use crate::unknown::UnknownError;
 
 pub use json_subtypes_macros::json_subtypes;
 

@@ -14,16 +14,26 @@ use serde::ser::{Serialize, Serializer};
 use crate::dispatch::deserialize_with;
 use crate::registry::{OwnedLiteral, Registered, Registry, Subtype, Subtype_, TagPosition};
 
-/// Turns a concrete implementation into the trait object. Implemented by
-/// the trait attribute for `dyn Trait` and every type implementing the
-/// trait, so a profile takes any implementation, annotated or not. For
-/// `dyn Trait + Send` (or `+ Sync`) the type must be `Send` (or `Sync`).
+/// `Self` (a `dyn Trait`) can hold a `C`: the bound of
+/// [`ProfileBuilder::subtype`], [`when_field`](ProfileBuilder::when_field)
+/// and [`fallback`](ProfileBuilder::fallback).
+///
+/// `#[json_subtypes(...)]` on a trait implements it for `dyn Trait` (and
+/// `dyn Trait + Send`, `+ Sync`, `+ Send + Sync`) and every type that
+/// implements the trait, so a profile takes any implementation, annotated
+/// or not. For `dyn Trait + Send` (or `+ Sync`) the type must be `Send` (or
+/// `Sync`) too.
+///
+/// Sealed: only the attribute implements it. Its supertrait [`Subtype`]
+/// holds only for the objects of annotated traits, and its one method is
+/// not public API.
 #[diagnostic::on_unimplemented(
     message = "`{C}` cannot be boxed as `{Self}`",
     label = "not a subtype of `{Self}`",
-    note = "a subtype implements the trait, and for `dyn Trait + Send` or `+ Sync` it is `Send` or `Sync` too; a type that is not can be a subtype of a profile of the plain `dyn Trait`"
+    note = "a subtype implements the trait, and for `dyn Trait + Send` or `+ Sync` it is `Send` or `Sync` too; a type that is not can be a subtype of a profile of the plain `dyn Trait`",
+    note = "the trait needs `#[json_subtypes(...)]` for its objects to hold subtypes"
 )]
-pub trait Upcast<C> {
+pub trait Upcast<C>: Subtype {
     #[doc(hidden)]
     fn __json_subtypes_upcast(value: Box<C>) -> Box<Self>;
 }
@@ -240,12 +250,14 @@ impl<T: ?Sized + 'static> Profile<T> {
         Ok(value)
     }
 
-    /// Writes `value` with this profile's tags, as anything that serializes.
-    pub fn serializable<'a>(&'a self, value: &'a T) -> Serializable<'a, T>
+    /// Writes `value` with this profile's tags, as anything that serializes:
+    /// `serde_json::to_value(profile.serializable(value))`, a field of a
+    /// hand-written `Serialize`, another format's serializer.
+    pub fn serializable<'a>(&'a self, value: &'a T) -> Profiled<'a, T>
     where
         T: Subtype,
     {
-        Serializable {
+        Profiled {
             profile: self,
             value,
         }
@@ -308,9 +320,11 @@ impl<T: ?Sized + 'static> Profile<T> {
 }
 
 impl<T: ?Sized + Registered + 'static> Profile<T> {
-    /// A builder holding the attribute registrations of `T`'s trait and its
-    /// tag key, to change (for example another tag name for an API version).
-    pub fn from_registry() -> ProfileBuilder<T> {
+    /// A builder that starts from the attribute registrations of `T`'s
+    /// trait (its tags, tag key, fallback, `max_depth` and `visible`), to
+    /// change before [`build`](ProfileBuilder::build): for example another
+    /// tag key for an API version, or another tag for one type.
+    pub fn builder_from_registry() -> ProfileBuilder<T> {
         let registry = T::registry();
         let mut builder = Profile::<T>::builder();
         builder.name = format!("profile of {}", registry.name());
@@ -325,6 +339,12 @@ impl<T: ?Sized + Registered + 'static> Profile<T> {
         builder.max_depth = Some(registry.max_depth_value());
         builder.visible = registry.is_visible();
         builder
+    }
+
+    /// Renamed: it returns a builder, not a profile.
+    #[deprecated(since = "0.1.0", note = "renamed to `Profile::builder_from_registry`")]
+    pub fn from_registry() -> ProfileBuilder<T> {
+        Self::builder_from_registry()
     }
 }
 
@@ -566,13 +586,19 @@ impl<'de, T: ?Sized + 'static> DeserializeSeed<'de> for ProfileSeed<'_, T> {
     }
 }
 
-/// [`Profile::serializable`].
-pub struct Serializable<'a, T: ?Sized + 'static> {
+/// A value with the profile that writes it, from [`Profile::serializable`]:
+/// it implements `Serialize`, writing the value with the profile's tags.
+pub struct Profiled<'a, T: ?Sized + 'static> {
     profile: &'a Profile<T>,
     value: &'a T,
 }
 
-impl<T: ?Sized + Subtype + 'static> Serialize for Serializable<'_, T> {
+/// Renamed to [`Profiled`]: the type is a value with its profile, not a
+/// trait to implement.
+#[deprecated(since = "0.1.0", note = "renamed to `Profiled`")]
+pub type Serializable<'a, T> = Profiled<'a, T>;
+
+impl<T: ?Sized + Subtype + 'static> Serialize for Profiled<'_, T> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         self.profile.serialize_value(self.value, serializer)
     }

@@ -40,21 +40,45 @@ pub struct Entry<T: ?Sized> {
     pub deserialize: DeserializeFn<T>,
 }
 
-/// What the trait attribute provides for `dyn Trait`.
+/// `Self` (a `dyn Trait`) has a registry: the table of the impls annotated
+/// `#[json_subtypes(...)]`, which `Box<dyn Trait>` reads with. The bound of
+/// [`verify_registry`] and
+/// [`Profile::builder_from_registry`](crate::Profile::builder_from_registry).
+///
+/// Sealed: `#[json_subtypes(...)]` on the trait implements it for
+/// `dyn Trait`; its method is not public API.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no json_subtypes registry",
     label = "this trait has no `#[json_subtypes]` attribute",
     note = "put `#[json_subtypes(tag = \"...\")]` on the trait to register its implementations"
 )]
-pub trait Registered {
+pub trait Registered: Subtype {
     /// The table built from every registration, on first use.
+    #[doc(hidden)]
     fn registry() -> &'static Registry<Self>;
 }
 
-/// Added as a supertrait of annotated traits: lets `dyn Trait` be written
-/// through erased-serde and know its concrete type. Implemented for every
-/// `Serialize + 'static` type.
-pub trait Subtype: erased_serde::Serialize {
+mod sealed {
+    /// Keeps [`Subtype`](super::Subtype) to the impls of this crate.
+    pub trait Sealed {}
+
+    impl<T: serde::Serialize + 'static> Sealed for T {}
+}
+
+/// A value a trait object or profile can write: its type is known at run
+/// time and it serializes without knowing it. The bound of
+/// [`Profile::to_string`](crate::Profile::to_string) and the other writers
+/// of a profile.
+///
+/// Implemented for every `Serialize + 'static` type, and for `dyn Trait`
+/// when the trait has `#[json_subtypes(...)]`, which adds `Subtype` as a
+/// supertrait of the trait. Sealed: there is nothing to implement.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be written as a subtype",
+    label = "neither `Serialize` nor an object of a `#[json_subtypes]` trait",
+    note = "a subtype derives or implements `serde::Serialize`; for `dyn Trait`, put `#[json_subtypes(tag = \"...\")]` on the trait"
+)]
+pub trait Subtype: erased_serde::Serialize + sealed::Sealed {
     #[doc(hidden)]
     fn __json_subtypes_type_id(&self) -> TypeId;
     #[doc(hidden)]
@@ -411,7 +435,7 @@ impl<T: ?Sized + 'static> Registry<T> {
             None => Ok(None),
             Some(Slot::One(index)) => Ok(Some(*index)),
             Some(Slot::Clash(a, b)) => Err(format!(
-                "subtype tag {found} is claimed by both {} and {}; see json_subtypes::verify",
+                "subtype tag {found} is claimed by both {} and {}; see json_subtypes::verify_registry",
                 self.entries[*a as usize].type_name, self.entries[*b as usize].type_name
             )),
         }
@@ -700,7 +724,7 @@ impl std::error::Error for RegistryError {}
 
 /// Checks a trait's registry: `Ok(())` when every tag names one type,
 /// else every collision (tag and both type names). Put it in a test to keep
-/// the registry clean.
+/// the registry clean. It checks the registrations, not a value.
 ///
 /// ```
 /// use json_subtypes::json_subtypes;
@@ -723,9 +747,9 @@ impl std::error::Error for RegistryError {}
 ///     }
 /// }
 ///
-/// json_subtypes::verify::<dyn Shape>().unwrap();
+/// json_subtypes::verify_registry::<dyn Shape>().unwrap();
 /// ```
-pub fn verify<T: ?Sized + Registered + 'static>() -> Result<(), RegistryError> {
+pub fn verify_registry<T: ?Sized + Registered + 'static>() -> Result<(), RegistryError> {
     let registry = T::registry();
     if registry.problems().is_empty() {
         Ok(())
@@ -735,6 +759,13 @@ pub fn verify<T: ?Sized + Registered + 'static>() -> Result<(), RegistryError> {
             problems: registry.problems().to_vec(),
         })
     }
+}
+
+/// Renamed to [`verify_registry`]: it checks a trait's registrations, not
+/// a value.
+#[deprecated(since = "0.1.0", note = "renamed to `verify_registry`")]
+pub fn verify<T: ?Sized + Registered + 'static>() -> Result<(), RegistryError> {
+    verify_registry::<T>()
 }
 
 impl<T: ?Sized> fmt::Debug for Registry<T> {

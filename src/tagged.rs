@@ -109,11 +109,13 @@ impl<S: Serializer, T: Tagging> Serializer for TaggedSerializer<S, T> {
                 inner: self.inner,
                 key: T::KEY,
                 tag,
-                enum_name: name,
-                variant,
+                subject: Subject {
+                    owner: name,
+                    member: variant,
+                    of_trait: false,
+                },
                 last: false,
                 visible: T::visible(index),
-                of_trait: false,
             }),
             None => value.serialize(self.inner),
         }
@@ -147,8 +149,11 @@ impl<S: Serializer, T: Tagging> Serializer for TaggedSerializer<S, T> {
             visible: trailing.is_some(),
             trailing,
             value_is_tag: false,
-            enum_name: name,
-            variant,
+            subject: Subject {
+                owner: name,
+                member: variant,
+                of_trait: false,
+            },
         })
     }
 
@@ -227,8 +232,29 @@ pub struct Fields<M, G> {
     visible: bool,
     /// A map payload: the key just written was the visible tag's.
     value_is_tag: bool,
-    enum_name: &'static str,
-    variant: &'static str,
+    subject: Subject,
+}
+
+/// What is being written, for messages: a variant of an enum, or a type as
+/// a subtype of a trait object or a profile. The caller says which; it is
+/// never guessed from the names.
+#[derive(Clone, Copy)]
+struct Subject {
+    /// The enum's name, or the registry's (`dyn Shape`, `profile of dyn Shape`).
+    owner: &'static str,
+    /// The variant's name, or the subtype's type name.
+    member: &'static str,
+    of_trait: bool,
+}
+
+impl core::fmt::Display for Subject {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        if self.of_trait {
+            write!(f, "{} as a subtype of {}", self.member, self.owner)
+        } else {
+            write!(f, "{}::{}", self.owner, self.member)
+        }
+    }
 }
 
 /// `visible`: the payload's field named like the tag must hold its tag.
@@ -236,8 +262,7 @@ pub struct Fields<M, G> {
 fn check_visible<E: ser::Error, G: Serialize, V: ?Sized + Serialize>(
     tag: &G,
     value: &V,
-    enum_name: &str,
-    variant: &str,
+    subject: Subject,
     key: &str,
 ) -> Result<(), E> {
     if crate::same::same_scalar(tag, value) {
@@ -247,27 +272,15 @@ fn check_visible<E: ser::Error, G: Serialize, V: ?Sized + Serialize>(
         serde_json::to_string(v).unwrap_or_else(|_| "a value that is not a tag".to_owned())
     };
     let (value, tag) = (shown(&value), shown(tag));
-    Err(if enum_name.contains("dyn ") || variant.contains("::") {
-        E::custom(format_args!(
-            "cannot serialize {variant} as a subtype of {enum_name}: its field `{key}` is {value}, but its tag is {tag}"
-        ))
-    } else {
-        E::custom(format_args!(
-            "cannot serialize {enum_name}::{variant}: its field `{key}` is {value}, but its tag is {tag}"
-        ))
-    })
+    Err(E::custom(format_args!(
+        "cannot serialize {subject}: its field `{key}` is {value}, but its tag is {tag}"
+    )))
 }
 
-fn field_is_tag<E: ser::Error>(enum_name: &str, variant: &str, key: &str) -> E {
-    if enum_name.contains("dyn ") || variant.contains("::") {
-        E::custom(format_args!(
-            "cannot serialize {variant} as a subtype of {enum_name}: its field `{key}` has the name of the tag"
-        ))
-    } else {
-        E::custom(format_args!(
-            "cannot serialize {enum_name}::{variant}: its field `{key}` has the name of the tag"
-        ))
-    }
+fn field_is_tag<E: ser::Error>(subject: Subject, key: &str) -> E {
+    E::custom(format_args!(
+        "cannot serialize {subject}: its field `{key}` has the name of the tag"
+    ))
 }
 
 impl<M: SerializeStruct, G: Serialize> Fields<M, G> {
@@ -282,9 +295,9 @@ impl<M: SerializeStruct, G: Serialize> Fields<M, G> {
         value: &V,
     ) -> Result<(), M::Error> {
         let Some(tag) = self.trailing.take().filter(|_| self.visible) else {
-            return Err(field_is_tag(self.enum_name, self.variant, key));
+            return Err(field_is_tag(self.subject, key));
         };
-        check_visible(&tag, value, self.enum_name, self.variant, key)?;
+        check_visible(&tag, value, self.subject, key)?;
         self.state.serialize_field(key, value)
     }
 }
@@ -351,7 +364,7 @@ impl<M: SerializeMap, G: Serialize> SerializeMap for Fields<M, G> {
         if let Some(tag) = self.key {
             if let Ok(true) = key.serialize(IsKey(tag)) {
                 if !self.visible || self.trailing.is_none() {
-                    return Err(field_is_tag(self.enum_name, self.variant, tag));
+                    return Err(field_is_tag(self.subject, tag));
                 }
                 self.value_is_tag = true;
             }
@@ -363,7 +376,7 @@ impl<M: SerializeMap, G: Serialize> SerializeMap for Fields<M, G> {
         if self.value_is_tag {
             self.value_is_tag = false;
             if let (Some(tag), Some(key)) = (self.trailing.take(), self.key) {
-                check_visible(&tag, value, self.enum_name, self.variant, key)?;
+                check_visible(&tag, value, self.subject, key)?;
             }
         }
         self.state.serialize_value(value)
@@ -382,18 +395,16 @@ pub struct PayloadSerializer<S, G> {
     inner: S,
     key: &'static str,
     tag: G,
-    enum_name: &'static str,
-    variant: &'static str,
+    subject: Subject,
     /// Write the tag after the payload's fields.
     last: bool,
     /// `visible`: the payload's own field named like the tag writes it.
     visible: bool,
-    /// A trait object's subtype (else an enum variant), for messages.
-    of_trait: bool,
 }
 
 impl<S: Serializer, G: Serialize> PayloadSerializer<S, G> {
-    /// For a trait object or profile: `type_name` as a subtype of `name`.
+    /// For a trait object or profile (named `name`, e.g. `dyn Shape` or
+    /// `profile of dyn Shape`): `type_name` as a subtype of it.
     pub(crate) fn for_type(
         inner: S,
         key: &'static str,
@@ -407,24 +418,26 @@ impl<S: Serializer, G: Serialize> PayloadSerializer<S, G> {
             inner,
             key,
             tag,
-            enum_name: name,
-            variant: type_name,
+            subject: Subject {
+                owner: name,
+                member: type_name,
+                of_trait: true,
+            },
             last,
             visible,
-            of_trait: true,
         }
     }
 
     fn bad_type(&self, what: &str) -> S::Error {
-        if self.of_trait {
+        let subject = self.subject;
+        if subject.of_trait {
             S::Error::custom(format_args!(
-                "cannot serialize {} as a subtype of {}: it is {}, not a map or struct",
-                self.variant, self.enum_name, what
+                "cannot serialize {subject}: it is {what}, not a map or struct"
             ))
         } else {
+            // serde's own wording for an internally tagged enum.
             S::Error::custom(format_args!(
-                "cannot serialize tagged newtype variant {}::{} containing {}",
-                self.enum_name, self.variant, what
+                "cannot serialize tagged newtype variant {subject} containing {what}"
             ))
         }
     }
@@ -608,8 +621,7 @@ impl<S: Serializer, G: Serialize> Serializer for PayloadSerializer<S, G> {
             trailing,
             visible: self.visible,
             value_is_tag: false,
-            enum_name: self.enum_name,
-            variant: self.variant,
+            subject: self.subject,
         })
     }
 
@@ -634,8 +646,7 @@ impl<S: Serializer, G: Serialize> Serializer for PayloadSerializer<S, G> {
             trailing,
             visible: self.visible,
             value_is_tag: false,
-            enum_name: self.enum_name,
-            variant: self.variant,
+            subject: self.subject,
         })
     }
 

@@ -95,7 +95,12 @@ pub struct Unknown {
     map: Buffer<'static>,
 }
 
-/// Errors from reading an [`Unknown`]'s entries into a type.
+/// Renamed: [`Unknown`]'s readers return serde's own
+/// [`serde::de::value::Error`], which this alias hid.
+#[deprecated(
+    since = "0.1.0",
+    note = "renamed to `serde::de::value::Error`, the type it always was"
+)]
 pub type UnknownError = de::value::Error;
 
 impl Unknown {
@@ -107,13 +112,13 @@ impl Unknown {
 
     /// The tag's value read as `T` (an owned type such as `String`), if the
     /// object had a tag entry.
-    pub fn tag<T: DeserializeOwned>(&self) -> Option<Result<T, UnknownError>> {
+    pub fn tag<T: DeserializeOwned>(&self) -> Option<Result<T, de::value::Error>> {
         self.get(self.tag_key.as_deref()?)
     }
 
     /// The value of the entry `key` (the first one, if repeated) read as `T`
     /// (an owned type such as `String`).
-    pub fn get<T: DeserializeOwned>(&self, key: &str) -> Option<Result<T, UnknownError>> {
+    pub fn get<T: DeserializeOwned>(&self, key: &str) -> Option<Result<T, de::value::Error>> {
         let (_, value) = self.entries().find(|&(k, _)| self.key_at(k) == Some(key))?;
         let mut reader = self.map.reader_at(value);
         Some(T::deserialize(reader.next_value(true)))
@@ -136,7 +141,7 @@ impl Unknown {
     }
 
     /// Reads the whole object, tag entry included, into `T`.
-    pub fn deserialize_into<T: DeserializeOwned>(&self) -> Result<T, UnknownError> {
+    pub fn deserialize_into<T: DeserializeOwned>(&self) -> Result<T, de::value::Error> {
         let mut reader = self.map.reader_at(0);
         T::deserialize(reader.next_value(true))
     }

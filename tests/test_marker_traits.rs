@@ -234,7 +234,7 @@ fn a_vec_of_marked_boxes_in_a_derived_struct_round_trips() {
 
 #[test]
 fn a_profile_of_the_plain_trait_reads_marked_boxes_in_its_scope() {
-    let v2 = Profile::<dyn Shape>::from_registry()
+    let v2 = Profile::<dyn Shape>::builder_from_registry()
         .tag("kind")
         .subtype::<Circle>("round")
         .tag_position(TagPosition::Last)

@@ -232,8 +232,8 @@ fn read_only_aliases_with_omitted_tags() {
 }
 
 #[test]
-fn from_registry_starts_from_the_attributes() {
-    let p = Profile::<dyn Shape>::from_registry()
+fn builder_from_registry_starts_from_the_attributes() {
+    let p = Profile::<dyn Shape>::builder_from_registry()
         .tag("shape")
         .subtype::<Square>("square")
         .build()
@@ -247,7 +247,7 @@ fn from_registry_starts_from_the_attributes() {
         r#"{"shape":"circle","r":1.0}"#
     );
     // Re-registering a type gives it the new tag.
-    let p = Profile::<dyn Shape>::from_registry()
+    let p = Profile::<dyn Shape>::builder_from_registry()
         .subtype::<Circle>("round")
         .build()
         .unwrap();
@@ -255,6 +255,76 @@ fn from_registry_starts_from_the_attributes() {
         p.to_string(&Circle { r: 1.0 }).unwrap(),
         r#"{"type":"round","r":1.0}"#
     );
+}
+
+// ---------------------------------------------------------------------------
+// The public bounds, and the names renamed in 0.1.0.
+
+/// A user's helpers, generic over what the builder and the writers need.
+fn tagged_with<C>(tag: &str) -> Profile<dyn Shape>
+where
+    C: Serialize + serde::de::DeserializeOwned + 'static,
+    dyn Shape: json_subtypes::Upcast<C>,
+{
+    Profile::<dyn Shape>::builder()
+        .tag("kind")
+        .subtype::<C>(tag)
+        .build()
+        .unwrap()
+}
+
+fn written<T: ?Sized + json_subtypes::Subtype>(profile: &Profile<T>, value: &T) -> String {
+    profile.to_string(value).unwrap()
+}
+
+fn registry_is_clean<T: ?Sized + json_subtypes::Registered + 'static>() -> bool {
+    json_subtypes::verify_registry::<T>().is_ok()
+}
+
+#[test]
+fn the_public_bounds_can_be_named_in_generic_code() {
+    let p = tagged_with::<Square>("sq");
+    let square = p.from_str(r#"{"kind":"sq","side":2.0}"#).unwrap();
+    assert_eq!(square.area(), 4.0);
+    assert_eq!(written(&p, &*square), r#"{"kind":"sq","side":2.0}"#);
+    assert!(registry_is_clean::<dyn Shape>());
+    // `serializable` returns a `Profiled`, which serializes with the profile.
+    let profiled: json_subtypes::Profiled<'_, dyn Shape> = p.serializable(&*square);
+    assert_eq!(
+        serde_json::to_value(&profiled).unwrap(),
+        serde_json::json!({"kind": "sq", "side": 2.0})
+    );
+}
+
+#[test]
+#[allow(deprecated)]
+fn the_old_names_still_work() {
+    let old = Profile::<dyn Shape>::from_registry().build().unwrap();
+    let new = Profile::<dyn Shape>::builder_from_registry()
+        .build()
+        .unwrap();
+    let circle = Circle { r: 1.0 };
+    assert_eq!(
+        old.to_string(&circle).unwrap(),
+        new.to_string(&circle).unwrap()
+    );
+    assert_eq!(
+        old.from_str(r#"{"type":"circle","r":2.0}"#).unwrap().area(),
+        12.0
+    );
+    let serializable: json_subtypes::Serializable<'_, dyn Shape> = old.serializable(&circle);
+    assert_eq!(
+        serde_json::to_string(&serializable).unwrap(),
+        r#"{"type":"circle","r":1.0}"#
+    );
+    assert_eq!(
+        json_subtypes::verify::<dyn Shape>(),
+        json_subtypes::verify_registry::<dyn Shape>()
+    );
+    let unknown: Unknown = serde_json::from_str(r#"{"n":"x"}"#).unwrap();
+    let err: json_subtypes::UnknownError = unknown.get::<u8>("n").unwrap().unwrap_err();
+    let same: serde::de::value::Error = err;
+    assert_eq!(same.to_string(), r#"invalid type: string "x", expected u8"#);
 }
 
 // ---------------------------------------------------------------------------

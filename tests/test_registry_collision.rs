@@ -1,4 +1,4 @@
-//! A binary whose registry has one tag claimed twice: `verify` lists every
+//! A binary whose registry has one tag claimed twice: `verify_registry` lists every
 //! collision, and reading a collided tag is an error naming both types,
 //! never an arbitrary pick. Other tags keep working.
 
@@ -62,7 +62,7 @@ impl Animal for Cow {
 
 #[test]
 fn verify_lists_every_collision() {
-    let err = json_subtypes::verify::<dyn Animal>().unwrap_err();
+    let err = json_subtypes::verify_registry::<dyn Animal>().unwrap_err();
     let problems: Vec<&str> = err.problems().collect();
     assert_eq!(
         problems,
@@ -82,11 +82,11 @@ fn a_collided_tag_is_an_error_at_use() {
     for (text, message) in [
         (
             r#"{"type":"dog"}"#,
-            r#"subtype tag "dog" is claimed by both Dog and Wolf; see json_subtypes::verify at line 1 column 13"#,
+            r#"subtype tag "dog" is claimed by both Dog and Wolf; see json_subtypes::verify_registry at line 1 column 13"#,
         ),
         (
             r#"{"x":0,"type":1}"#,
-            "subtype tag 1 is claimed by both Cat and Lion; see json_subtypes::verify at line 1 column 15",
+            "subtype tag 1 is claimed by both Cat and Lion; see json_subtypes::verify_registry at line 1 column 15",
         ),
     ] {
         let Err(err) = serde_json::from_str::<Box<dyn Animal>>(text) else {

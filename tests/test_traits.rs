@@ -169,8 +169,8 @@ fn unregistered_types_are_an_error_on_write() {
 
 #[test]
 fn a_clean_registry_verifies() {
-    json_subtypes::verify::<dyn Shape>().unwrap();
-    json_subtypes::verify::<dyn Plugin>().unwrap();
+    json_subtypes::verify_registry::<dyn Shape>().unwrap();
+    json_subtypes::verify_registry::<dyn Plugin>().unwrap();
 }
 
 // Registrations across crates: the trait and two impls live in a dependency,
@@ -278,7 +278,7 @@ fn an_empty_registry_says_so() {
             .starts_with("no subtypes are registered for dyn Lonely"),
         "{err}"
     );
-    let err = json_subtypes::verify::<dyn Lonely>().unwrap_err();
+    let err = json_subtypes::verify_registry::<dyn Lonely>().unwrap_err();
     assert!(err
         .to_string()
         .contains("no subtypes are registered for dyn Lonely"));

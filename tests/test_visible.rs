@@ -285,7 +285,7 @@ fn a_profile_says_visible_with_its_builder() {
         r#"{"size":3,"type":"big"}"#
     );
     // Without it the field is refused on write, as for enums.
-    let hidden = json_subtypes::Profile::<dyn Widget>::from_registry()
+    let hidden = json_subtypes::Profile::<dyn Widget>::builder_from_registry()
         .visible(false)
         .build()
         .unwrap();
@@ -297,8 +297,8 @@ fn a_profile_says_visible_with_its_builder() {
         hidden.to_string(&button).unwrap_err().to_string(),
         "cannot serialize Button as a subtype of profile of dyn Widget: its field `type` has the name of the tag"
     );
-    // `from_registry` keeps the trait's `visible`.
-    let kept = json_subtypes::Profile::<dyn Widget>::from_registry()
+    // `builder_from_registry` keeps the trait's `visible`.
+    let kept = json_subtypes::Profile::<dyn Widget>::builder_from_registry()
         .build()
         .unwrap();
     assert_eq!(
@@ -374,4 +374,103 @@ fn a_visible_child_receives_the_tag_its_parent_read(#[case] text: &str) {
     );
     let bat: Animal = serde_json::from_str(r#"{"type":"bat"}"#).unwrap();
     assert_eq!(bat, Animal::Mammal(Mammal::Bat));
+}
+
+// Write errors name what is written: `Enum::Variant` for an enum, the type
+// as a subtype of the trait object or of the profile otherwise. The caller
+// says which it is; nothing is guessed from the names.
+
+#[json_subtypes(tag = "type")]
+trait Gadget {}
+
+#[json_subtypes(name = "button")]
+impl Gadget for Button {}
+
+/// A payload that is a string, not a map.
+#[derive(Debug, Serialize, Deserialize)]
+struct Name(String);
+
+#[json_subtypes(name = "name")]
+impl Gadget for Name {}
+
+#[json_subtypes(tag = "type")]
+#[derive(Debug)]
+enum Scalar {
+    S(String),
+}
+
+/// Not `visible`: a field named like the tag is an error.
+#[json_subtypes(tag = "type")]
+#[derive(Debug)]
+enum Hidden {
+    D(Dee),
+}
+
+fn button(tag: &str) -> Button {
+    Button {
+        size: 1,
+        r#type: tag.into(),
+    }
+}
+
+fn gadgets() -> json_subtypes::Profile<dyn Gadget> {
+    json_subtypes::Profile::<dyn Gadget>::builder()
+        .tag("type")
+        .subtype::<Button>("big")
+        .subtype::<Name>("n")
+        .build()
+        .unwrap()
+}
+
+fn visible_widgets() -> json_subtypes::Profile<dyn Widget> {
+    json_subtypes::Profile::<dyn Widget>::builder()
+        .tag("type")
+        .subtype::<Button>("big")
+        .visible(true)
+        .build()
+        .unwrap()
+}
+
+#[rstest]
+#[case::enum_field_named_like_the_tag(
+    || serde_json::to_string(&Hidden::D(Dee { d: 1, kind: "D".into() })),
+    "cannot serialize Hidden::D: its field `type` has the name of the tag"
+)]
+#[case::enum_field_that_disagrees(
+    || serde_json::to_string(&dee("X")),
+    r#"cannot serialize Shape::D: its field `type` is "X", but its tag is "D""#
+)]
+#[case::enum_payload_not_a_map(
+    || serde_json::to_string(&Scalar::S("s".into())),
+    "cannot serialize tagged newtype variant Scalar::S containing a string"
+)]
+#[case::trait_field_named_like_the_tag(
+    || serde_json::to_string(&button("button") as &dyn Gadget),
+    "cannot serialize Button as a subtype of dyn Gadget: its field `type` has the name of the tag"
+)]
+#[case::trait_field_that_disagrees(
+    || serde_json::to_string(&button("label") as &dyn Widget),
+    r#"cannot serialize Button as a subtype of dyn Widget: its field `type` is "label", but its tag is "button""#
+)]
+#[case::trait_payload_not_a_map(
+    || serde_json::to_string(&Name("n".into()) as &dyn Gadget),
+    "cannot serialize Name as a subtype of dyn Gadget: it is a string, not a map or struct"
+)]
+#[case::profile_field_named_like_the_tag(
+    || gadgets().to_string(&button("big")),
+    "cannot serialize Button as a subtype of profile of dyn Gadget: its field `type` has the name of the tag"
+)]
+#[case::profile_field_that_disagrees(
+    || visible_widgets().to_string(&button("small")),
+    r#"cannot serialize Button as a subtype of profile of dyn Widget: its field `type` is "small", but its tag is "big""#
+)]
+#[case::profile_payload_not_a_map(
+    || gadgets().to_string(&Name("n".into())),
+    "cannot serialize Name as a subtype of profile of dyn Gadget: it is a string, not a map or struct"
+)]
+fn write_errors_name_the_enum_the_trait_object_or_the_profile(
+    #[case] write: fn() -> serde_json::Result<String>,
+    #[case] message: &str,
+) {
+    assert_eq!(write().unwrap_err().to_string(), message);
 }

@@ -1,9 +1,9 @@
-//! The typed model of an annotated enum. Keeps the original syntax so every
-//! error can point at the user's tokens.
+//! The typed model of an annotated enum, trait or trait impl. Keeps the
+//! original syntax so every error can point at the user's tokens.
 
 use quote::ToTokens;
 use syn::ext::IdentExt;
-use syn::{Fields, Ident, ItemEnum};
+use syn::{Fields, Ident, ItemEnum, ItemImpl, ItemTrait};
 
 use crate::attr::{tag_value, typed_value, ContainerAttrs, Spanned, TagValue, VariantAttrs};
 use crate::case::RenameRule;
@@ -301,5 +301,82 @@ fn default_name(ident: &Ident, rule: Option<RenameRule>) -> String {
     match rule {
         Some(rule) => rule.apply_to_variant(&name),
         None => name,
+    }
+}
+
+/// An annotated trait: the container of a registry of its implementations.
+pub struct Trait<'a> {
+    pub item: &'a ItemTrait,
+    pub attrs: ContainerAttrs,
+}
+
+impl<'a> Trait<'a> {
+    pub fn from_ast(attrs: ContainerAttrs, item: &'a ItemTrait) -> Self {
+        Trait { item, attrs }
+    }
+
+    pub fn ident(&self) -> &Ident {
+        &self.item.ident
+    }
+
+    pub fn tag_key(&self) -> Option<&str> {
+        self.attrs.tag.as_ref().map(|t| t.value.as_str())
+    }
+}
+
+/// An annotated `impl Trait for Type`: one registration, the trait-object
+/// counterpart of a variant.
+pub struct Impl<'a> {
+    pub item: &'a ItemImpl,
+    /// `Trait` of `impl Trait for Type`; `None` for an inherent impl.
+    pub trait_path: Option<&'a syn::Path>,
+    pub attrs: VariantAttrs,
+    /// The tag written (first) and every tag accepted, aliases included;
+    /// empty for a fallback and for an impl found by `when_field` alone.
+    pub tags: Vec<Spanned<TagValue>>,
+}
+
+impl<'a> Impl<'a> {
+    pub fn from_ast(cx: &Ctxt, attrs: VariantAttrs, item: &'a ItemImpl) -> Self {
+        let untagged =
+            attrs.fallback.is_some() || (attrs.name.is_none() && !attrs.when_fields.is_empty());
+        let convert = |expr: &Spanned<syn::Expr>| {
+            tag_value(cx, &expr.value).map(|value| Spanned {
+                value,
+                tokens: expr.tokens.clone(),
+            })
+        };
+        let mut tags = Vec::new();
+        if !untagged {
+            match &attrs.name {
+                Some(name) => tags.extend(convert(name)),
+                // The type's own name: `Circle` for `Circle` or `shapes::Circle`.
+                None => {
+                    if let syn::Type::Path(p) = &*item.self_ty {
+                        if let Some(last) = p.path.segments.last() {
+                            tags.push(Spanned {
+                                value: TagValue::Str(last.ident.to_string()),
+                                tokens: item.self_ty.to_token_stream(),
+                            });
+                        }
+                    }
+                }
+            }
+            tags.extend(attrs.aliases.iter().filter_map(convert));
+        }
+        Impl {
+            item,
+            trait_path: item.trait_.as_ref().map(|(_, path, _)| path),
+            attrs,
+            tags,
+        }
+    }
+
+    pub fn self_ty(&self) -> &syn::Type {
+        &self.item.self_ty
+    }
+
+    pub fn is_fallback(&self) -> bool {
+        self.attrs.fallback.is_some()
     }
 }

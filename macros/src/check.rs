@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use quote::ToTokens;
 use syn::Attribute;
 
-use crate::ast::{Container, Style};
+use crate::ast::{Container, Impl, Style, Trait};
 use crate::attr::TagValue;
 use crate::ctx::Ctxt;
 
@@ -442,5 +442,111 @@ fn is_self_or_box_of_self(ty: &syn::Type, ident: &syn::Ident) -> bool {
             matches!(arg, syn::GenericArgument::Type(inner) if is_self_or_box_of_self(inner, ident))
         }),
         _ => false,
+    }
+}
+
+/// The rules for `#[json_subtypes(...)]` on a trait: it takes `tag` (or
+/// nothing, for presence mode), `max_depth` and `visible`.
+pub fn check_trait(cx: &Ctxt, tr: &Trait) {
+    check_trait_not_generic(cx, tr);
+    check_trait_keys(cx, tr);
+    check_trait_visible(cx, tr);
+}
+
+/// One registry per trait: an instantiation of a generic trait has none.
+fn check_trait_not_generic(cx: &Ctxt, tr: &Trait) {
+    if !tr.item.generics.params.is_empty() {
+        cx.error_spanned_by(
+            &tr.item.generics,
+            "a generic trait cannot hold a registry: each instantiation would need its own; remove the type parameters or register the concrete types with a profile",
+        );
+    }
+}
+
+/// The enum-only container keys.
+fn check_trait_keys(cx: &Ctxt, tr: &Trait) {
+    if let Some(tag_type) = &tr.attrs.tag_type {
+        cx.error_spanned_by(
+            tag_type,
+            "`tag_type` is for enums; a trait's tags are strings, integers or bools",
+        );
+    }
+    if let Some(rule) = &tr.attrs.rename_all {
+        cx.error_spanned_by(rule, "`rename_all` is for enums; give each impl its `name`");
+    }
+    if let Some(first_match) = &tr.attrs.first_match {
+        cx.error_spanned_by(
+            first_match,
+            "`first_match` is for enums; a trait's presence matches must be unambiguous",
+        );
+    }
+}
+
+/// `visible` hands the tag to a payload field: it needs a tag.
+fn check_trait_visible(cx: &Ctxt, tr: &Trait) {
+    if let (Some(visible), None) = (&tr.attrs.visible, &tr.attrs.tag) {
+        cx.error_spanned_by(
+            visible,
+            "`visible` hands the tag to a payload field, and this trait has no tag; add `tag = \"...\"` or remove `visible`",
+        );
+    }
+}
+
+/// The rules for `#[json_subtypes(...)]` on `impl Trait for Type`.
+pub fn check_impl(cx: &Ctxt, imp: &Impl) {
+    if !check_impl_of_trait(cx, imp) {
+        return;
+    }
+    check_impl_not_generic(cx, imp);
+    check_impl_trait_not_generic(cx, imp);
+    check_impl_fallback_has_no_tag(cx, imp);
+    check_impl_alias_needs_tag(cx, imp);
+}
+
+/// A registration is of a trait's implementation; an inherent impl has
+/// nothing to register under (and the other rules do not apply to it).
+fn check_impl_of_trait(cx: &Ctxt, imp: &Impl) -> bool {
+    if imp.trait_path.is_none() {
+        cx.error_spanned_by(
+            imp.self_ty(),
+            "`#[json_subtypes]` on an impl registers a trait implementation; this impl has no trait (write `impl Trait for Type`)",
+        );
+    }
+    imp.trait_path.is_some()
+}
+
+/// A registration reads one concrete type.
+fn check_impl_not_generic(cx: &Ctxt, imp: &Impl) {
+    if !imp.item.generics.params.is_empty() {
+        cx.error_spanned_by(
+            &imp.item.generics,
+            "a generic impl cannot be registered, there is no single type to read; register each concrete type with its own impl or a profile",
+        );
+    }
+}
+
+/// A registry trait is never generic (see `check_trait_not_generic`).
+fn check_impl_trait_not_generic(cx: &Ctxt, imp: &Impl) {
+    if let Some(path) = imp
+        .trait_path
+        .filter(|p| p.segments.iter().any(|s| !s.arguments.is_empty()))
+    {
+        cx.error_spanned_by(path, "a registry trait has no type parameters");
+    }
+}
+
+/// A fallback is reached by unknown tags, so it has none of its own.
+fn check_impl_fallback_has_no_tag(cx: &Ctxt, imp: &Impl) {
+    if let (Some(name), true) = (&imp.attrs.name, imp.is_fallback()) {
+        cx.error_spanned_by(name, "a fallback has no tag of its own; remove `name`");
+    }
+}
+
+/// Aliases are further tags: only an impl chosen by its tag has them.
+fn check_impl_alias_needs_tag(cx: &Ctxt, imp: &Impl) {
+    if imp.is_fallback() || !imp.attrs.when_fields.is_empty() {
+        for alias in &imp.attrs.aliases {
+            cx.error_spanned_by(alias, "only a tagged impl takes `alias`; remove it");
+        }
     }
 }

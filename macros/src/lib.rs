@@ -1,10 +1,11 @@
 //! Proc-macro implementation of `json_subtypes`. Not for direct use: depend
 //! on `json_subtypes` and write `#[json_subtypes(...)]`.
 //!
-//! The crate reads as a pipeline: `attr` parses the attribute forms, `ast`
-//! builds the typed model, `check` applies one rule per function, and
-//! `expand` writes the code. Errors are collected in a `Ctxt` so a user sees
-//! every mistake in one compile.
+//! The crate reads as a pipeline, the same for enums, traits and impls:
+//! `attr` parses the attribute forms, `ast` builds the typed model, `check`
+//! applies one rule per function, and `expand` writes the code. Errors are
+//! collected in a `Ctxt` so a user sees every mistake in one compile; it
+//! panics if dropped before `check` took them.
 
 mod ast;
 mod attr;

@@ -1,10 +1,11 @@
 //! The one reading of serde's own `#[serde(...)]` attributes. The enum's
 //! serde code is derived by serde itself on a twin, so most keys only pass
 //! through; these entries are what the checks, the bounds, the lifetimes and
-//! the schema need to know of them (`rename`, `bound`, `borrow`, ...).
+//! the schema need to know of them (`rename`, `bound`, `borrow`, ...), and
+//! the one rewriting of a variant's list for the twin.
 
 use proc_macro2::TokenStream;
-use quote::ToTokens;
+use quote::{quote, ToTokens};
 use syn::{Attribute, Expr, ExprLit, Lit, LitStr, Meta};
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -99,4 +100,36 @@ fn string_lit(expr: &Expr) -> Option<LitStr> {
         }) => Some(s.clone()),
         _ => None,
     }
+}
+
+/// A variant's `#[serde(...)]` for the twin, which must read every variant:
+/// serde numbers only the variants it reads, and the engine builds by
+/// declaration index. `skip_deserializing` is honoured by leaving the
+/// variant's tags out of the tables instead; `skip` keeps its half for
+/// writing.
+pub fn readable_in_twin(attr: &Attribute) -> Attribute {
+    type Metas = syn::punctuated::Punctuated<syn::Meta, syn::Token![,]>;
+    let Ok(metas) = attr.parse_args_with(Metas::parse_terminated) else {
+        // serde reports it.
+        return attr.clone();
+    };
+    let is = |m: &syn::Meta, key: &str| matches!(m, syn::Meta::Path(p) if p.is_ident(key));
+    if !metas
+        .iter()
+        .any(|m| is(m, "skip") || is(m, "skip_deserializing"))
+    {
+        return attr.clone();
+    }
+    let kept = metas
+        .iter()
+        .filter(|m| !is(m, "skip_deserializing"))
+        .map(|m| {
+            if is(m, "skip") {
+                let span = syn::spanned::Spanned::span(m);
+                quote::quote_spanned!(span=> skip_serializing)
+            } else {
+                quote!(#m)
+            }
+        });
+    syn::parse_quote!(#[serde(#(#kept),*)])
 }

@@ -17,15 +17,15 @@ use crate::ast::Container;
 use crate::attr::{ContainerAttrs, TagValue};
 use crate::check;
 use crate::ctx::Ctxt;
+use crate::serde_attr;
 
 pub fn expand(args: TokenStream, item: ItemEnum) -> TokenStream {
-    let cx = Ctxt::default();
+    let cx = Ctxt::new();
     let attrs = ContainerAttrs::parse(&cx, args);
     let cont = Container::from_ast(&cx, attrs, &item);
     check::check(&cx, &cont);
     let user_item = user_item(&item);
-    if cx.has_errors() {
-        let errors = cx.into_compile_errors();
+    if let Err(errors) = cx.check() {
         return quote!(#user_item #errors);
     }
     let generated = generate(&cont);
@@ -82,38 +82,6 @@ fn without_serde_derives(attr: &Attribute) -> Option<Attribute> {
     }
 }
 
-/// A variant's `#[serde(...)]` for the twin, which must read every variant:
-/// serde numbers only the variants it reads, and the engine builds by
-/// declaration index. `skip_deserializing` is honoured by leaving the
-/// variant's tags out of the tables instead; `skip` keeps its half for
-/// writing.
-fn readable_in_twin(attr: &Attribute) -> Attribute {
-    type Metas = syn::punctuated::Punctuated<syn::Meta, syn::Token![,]>;
-    let Ok(metas) = attr.parse_args_with(Metas::parse_terminated) else {
-        // serde reports it.
-        return attr.clone();
-    };
-    let is = |m: &syn::Meta, key: &str| matches!(m, syn::Meta::Path(p) if p.is_ident(key));
-    if !metas
-        .iter()
-        .any(|m| is(m, "skip") || is(m, "skip_deserializing"))
-    {
-        return attr.clone();
-    }
-    let kept = metas
-        .iter()
-        .filter(|m| !is(m, "skip_deserializing"))
-        .map(|m| {
-            if is(m, "skip") {
-                let span = syn::spanned::Spanned::span(m);
-                quote::quote_spanned!(span=> skip_serializing)
-            } else {
-                quote!(#m)
-            }
-        });
-    syn::parse_quote!(#[serde(#(#kept),*)])
-}
-
 fn literal(value: &TagValue) -> TokenStream {
     let private = private();
     match value {
@@ -162,7 +130,7 @@ fn generate(cont: &Container) -> TokenStream {
     let twin_variants = item.variants.iter().map(|v| {
         let mut v = v.clone();
         v.attrs.retain(|a| a.path().is_ident("serde"));
-        v.attrs = v.attrs.iter().map(readable_in_twin).collect();
+        v.attrs = v.attrs.iter().map(serde_attr::readable_in_twin).collect();
         for field in &mut v.fields {
             field.attrs.retain(|a| a.path().is_ident("serde"));
             field.vis = syn::Visibility::Inherited;

@@ -18,12 +18,12 @@ pub fn expand(args: TokenStream, item: Item) -> TokenStream {
         Item::Trait(item) => traits::expand_trait(args, item),
         Item::Impl(item) => traits::expand_impl(args, item),
         other => {
-            let cx = Ctxt::default();
+            let cx = Ctxt::new();
             cx.error_spanned_by(
                 item_keyword(&other),
                 "`#[json_subtypes]` goes on an enum, a trait or a trait impl; put it on the enum whose variants are the subtypes",
             );
-            let errors = cx.into_compile_errors();
+            let errors = cx.check().err();
             quote!(#other #errors)
         }
     }

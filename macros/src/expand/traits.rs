@@ -9,31 +9,31 @@ use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
 use syn::{ItemImpl, ItemTrait};
 
-use crate::attr::{tag_value, ContainerAttrs, TagValue, VariantAttrs};
+use crate::ast::{Impl, Trait};
+use crate::attr::{ContainerAttrs, TagValue, VariantAttrs};
+use crate::check;
 use crate::ctx::Ctxt;
 
 pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
-    let cx = Ctxt::default();
+    let cx = Ctxt::new();
     let attrs = ContainerAttrs::parse(&cx, args);
-    check_trait(&cx, &attrs, &item);
-    if cx.has_errors() {
-        let errors = cx.into_compile_errors();
+    let tr = Trait::from_ast(attrs, &item);
+    check::check_trait(&cx, &tr);
+    if let Err(errors) = cx.check() {
         return quote!(#item #errors);
     }
-    item.supertraits
-        .push(syn::parse_quote!(::json_subtypes::__private::Subtype));
-    let ident = &item.ident;
-    let name = format!("dyn {ident}");
-    let key = match &attrs.tag {
-        Some(tag) => {
-            let tag = &tag.value;
-            quote!(::core::option::Option::Some(#tag))
-        }
+    let key = match tr.tag_key() {
+        Some(tag) => quote!(::core::option::Option::Some(#tag)),
         None => quote!(::core::option::Option::None),
     };
+    let max_depth = tr.attrs.max_depth.as_ref().map_or(128, |d| d.value);
+    let visible = tr.attrs.visible.is_some();
+    let ident = tr.ident().clone();
+    item.supertraits
+        .push(syn::parse_quote!(::json_subtypes::__private::Subtype));
+    let ident = &ident;
+    let name = format!("dyn {ident}");
     let private = quote!(::json_subtypes::__private);
-    let max_depth = attrs.max_depth.as_ref().map_or(128, |d| d.value);
-    let visible = attrs.visible.is_some();
     let send = quote!(::core::marker::Send);
     let sync = quote!(::core::marker::Sync);
     // `dyn Trait + Send` and the other marked objects: written as
@@ -146,104 +146,38 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
     }
 }
 
-/// Traits take `tag` (or nothing, for presence mode) and nothing else.
-fn check_trait(cx: &Ctxt, attrs: &ContainerAttrs, item: &ItemTrait) {
-    if !item.generics.params.is_empty() {
-        cx.error_spanned_by(
-            &item.generics,
-            "a generic trait cannot hold a registry: each instantiation would need its own; remove the type parameters or register the concrete types with a profile",
-        );
-    }
-    if let Some(tag_type) = &attrs.tag_type {
-        cx.error_spanned_by(
-            tag_type,
-            "`tag_type` is for enums; a trait's tags are strings, integers or bools",
-        );
-    }
-    if let Some(rule) = &attrs.rename_all {
-        cx.error_spanned_by(rule, "`rename_all` is for enums; give each impl its `name`");
-    }
-    if let (Some(visible), None) = (&attrs.visible, &attrs.tag) {
-        cx.error_spanned_by(
-            visible,
-            "`visible` hands the tag to a payload field, and this trait has no tag; add `tag = \"...\"` or remove `visible`",
-        );
-    }
-    if let Some(first_match) = &attrs.first_match {
-        cx.error_spanned_by(
-            first_match,
-            "`first_match` is for enums; a trait's presence matches must be unambiguous",
-        );
-    }
-}
-
 pub fn expand_impl(args: TokenStream, item: ItemImpl) -> TokenStream {
-    let cx = Ctxt::default();
+    let cx = Ctxt::new();
     let attrs = VariantAttrs::parse_args(&cx, args);
-    let Some((_, trait_path, _)) = &item.trait_ else {
-        cx.error_spanned_by(
-            &item.self_ty,
-            "`#[json_subtypes]` on an impl registers a trait implementation; this impl has no trait (write `impl Trait for Type`)",
-        );
-        let errors = cx.into_compile_errors();
+    let imp = Impl::from_ast(&cx, attrs, &item);
+    check::check_impl(&cx, &imp);
+    if let Err(errors) = cx.check() {
         return quote!(#item #errors);
+    }
+    let Some(trait_path) = imp.trait_path else {
+        unreachable!("check_impl refuses an impl without a trait")
     };
-    if !item.generics.params.is_empty() {
-        cx.error_spanned_by(
-            &item.generics,
-            "a generic impl cannot be registered, there is no single type to read; register each concrete type with its own impl or a profile",
-        );
-    }
-    if trait_path.segments.iter().any(|s| !s.arguments.is_empty()) {
-        cx.error_spanned_by(trait_path, "a registry trait has no type parameters");
-    }
-    if let (Some(name), Some(_)) = (&attrs.name, &attrs.fallback) {
-        cx.error_spanned_by(name, "a fallback has no tag of its own; remove `name`");
-    }
-    if attrs.fallback.is_some() || !attrs.when_fields.is_empty() {
-        for alias in &attrs.aliases {
-            cx.error_spanned_by(alias, "only a tagged impl takes `alias`; remove it");
-        }
-    }
-    let self_ty = &item.self_ty;
+    let self_ty = imp.self_ty();
     let type_name = self_ty.to_token_stream().to_string().replace(' ', "");
-    let tag = if attrs.fallback.is_some() || (attrs.name.is_none() && !attrs.when_fields.is_empty())
-    {
-        None
-    } else {
-        match &attrs.name {
-            Some(name) => tag_value(&cx, &name.value),
-            None => default_name(self_ty).map(TagValue::Str),
-        }
-    };
-    if cx.has_errors() {
-        let errors = cx.into_compile_errors();
-        return quote!(#item #errors);
-    }
     let private = quote!(::json_subtypes::__private);
-    let tag = match tag {
-        Some(TagValue::Str(s)) => quote!(::core::option::Option::Some(#private::Literal::Str(#s))),
-        Some(TagValue::U64(v)) => quote!(::core::option::Option::Some(#private::Literal::U64(#v))),
-        Some(TagValue::I64(v)) => quote!(::core::option::Option::Some(#private::Literal::I64(#v))),
-        Some(TagValue::Bool(v)) => {
-            quote!(::core::option::Option::Some(#private::Literal::Bool(#v)))
-        }
-        Some(TagValue::Typed(_)) | None => quote!(::core::option::Option::None),
+    // A trait's tags are literals: `Typed` needs `tag_type`, refused on traits.
+    let literal = |value: &TagValue| match value {
+        TagValue::Str(s) => quote!(#private::Literal::Str(#s)),
+        TagValue::U64(v) => quote!(#private::Literal::U64(#v)),
+        TagValue::I64(v) => quote!(#private::Literal::I64(#v)),
+        TagValue::Bool(v) => quote!(#private::Literal::Bool(#v)),
+        TagValue::Typed(_) => unreachable!("a trait's tags are literals"),
     };
-    let fallback = attrs.fallback.is_some();
-    let fields = attrs.when_fields.iter();
-    let aliases: Vec<TokenStream> = attrs
-        .aliases
-        .iter()
-        .filter_map(|a| tag_value(&cx, &a.value))
-        .filter_map(|v| match v {
-            TagValue::Str(s) => Some(quote!(#private::Literal::Str(#s))),
-            TagValue::U64(v) => Some(quote!(#private::Literal::U64(#v))),
-            TagValue::I64(v) => Some(quote!(#private::Literal::I64(#v))),
-            TagValue::Bool(v) => Some(quote!(#private::Literal::Bool(#v))),
-            TagValue::Typed(_) => None,
-        })
-        .collect();
+    let tag = match imp.tags.first() {
+        Some(tag) => {
+            let tag = literal(&tag.value);
+            quote!(::core::option::Option::Some(#tag))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let fallback = imp.is_fallback();
+    let fields = imp.attrs.when_fields.iter();
+    let aliases = imp.tags.iter().skip(1).map(|t| literal(&t.value));
     quote! {
         #item
 
@@ -275,13 +209,5 @@ pub fn expand_impl(args: TokenStream, item: ItemImpl) -> TokenStream {
                 #private::marker::Markers { send: __p.send(), sync: __p.sync(), send_sync: __p.send_sync() }
             })
         }
-    }
-}
-
-/// The type's own name: `Circle` for `Circle` or `shapes::Circle`.
-fn default_name(ty: &syn::Type) -> Option<String> {
-    match ty {
-        syn::Type::Path(p) => p.path.segments.last().map(|s| s.ident.to_string()),
-        _ => None,
     }
 }
