@@ -630,6 +630,7 @@ mod content;
 // Their `pub` items are reached only through `__private`.
 #[allow(missing_docs)]
 mod dispatch;
+mod entry;
 mod erased;
 // Both reached only through `__private`.
 #[allow(missing_docs)]
@@ -637,6 +638,7 @@ mod fallback;
 #[allow(missing_docs)]
 mod marker;
 mod native;
+mod object;
 mod profile;
 mod registry;
 mod same;
@@ -650,14 +652,13 @@ mod tag;
 mod tagged;
 mod unknown;
 
+pub use crate::object::{Subtype, Upcast};
 #[allow(deprecated)]
 pub use crate::profile::Serializable;
-pub use crate::profile::{
-    BuildError, Profile, ProfileBuilder, ProfileSeed, Profiled, TagValue, Upcast,
-};
+pub use crate::profile::{BuildError, Profile, ProfileBuilder, ProfileSeed, Profiled, TagValue};
 #[allow(deprecated)]
 pub use crate::registry::verify;
-pub use crate::registry::{verify_registry, Registered, RegistryError, Subtype, TagPosition};
+pub use crate::registry::{verify_registry, Registered, RegistryError, TagPosition};
 
 pub use crate::unknown::Unknown;
 #[allow(deprecated)]
@@ -674,7 +675,7 @@ pub mod __private {
         VariantDeserializer,
     };
     pub use crate::fallback::{fallback_holds, FallbackProbe, ProbeAny, ProbeNotAMap};
-    pub use crate::profile::Upcast;
+    pub use crate::object::{Subtype, Upcast};
     pub mod native {
         pub use crate::native::{readers, Readers};
     }
@@ -684,10 +685,10 @@ pub mod __private {
     pub mod marker {
         pub use crate::marker::{probe, Conversions, Markers, Probe};
     }
-    pub use crate::registry::{
-        deserialize_marked, deserialize_registered, serialize_marked, serialize_registered, Entry,
-        Registered, Registry, Subtype,
+    pub use crate::entry::{
+        deserialize_marked, deserialize_registered, serialize_marked, serialize_registered,
     };
+    pub use crate::registry::{Entry, Registered, Registry};
     pub use crate::tag::{
         check_nested, read_typed_tag, unknown_typed_tag, Claims, Found, HeadValue, Literal,
         LiteralTable, TagSink, MAX_NESTING,

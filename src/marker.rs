@@ -16,7 +16,7 @@ use core::any::Any;
 use core::marker::PhantomData;
 use std::sync::Arc;
 
-use crate::profile::Upcast;
+use crate::object::Upcast;
 
 /// Turns a `Box<dyn Any>` holding the registered type into the marked
 /// object; `None` if it holds another type.

@@ -37,9 +37,7 @@ use serde::Serializer;
 
 use crate::buffer::ReplayMap;
 use crate::dispatch::{Payload, Rest};
-use crate::profile::Upcast;
-use crate::registry::OwnedLiteral;
-use crate::tagged::PayloadSerializer;
+use crate::object::{JsonWriter, Upcast};
 
 /// Reads one payload type into `Box<T>`: moves the payload out of
 /// `payload` (a `*mut P`) and writes the result to `out` (a
@@ -165,18 +163,6 @@ where
     let value = C::deserialize(payload.uncaught()).map(|c| T::__json_subtypes_upcast(Box::new(c)));
     // SAFETY: as the caller promises.
     unsafe { out.cast::<Result<Box<T>, A::Error>>().write(value) };
-}
-
-/// serde_json's compact writer into a `Vec<u8>`: what `to_string`, `to_vec`
-/// and `to_writer(&mut vec, ..)` use.
-pub type JsonWriter<'a, 'b> = &'a mut serde_json::Serializer<&'b mut Vec<u8>>;
-
-/// What a subtype writes itself to when the serializer is a [`JsonWriter`].
-pub enum JsonOut<'a, 'b> {
-    /// With the tag entry.
-    Tagged(PayloadSerializer<JsonWriter<'a, 'b>, &'a OwnedLiteral>),
-    /// As it is (no tag key, or the tag omitted).
-    Bare(JsonWriter<'a, 'b>),
 }
 
 /// Runs `write` on `serializer` when it is a [`JsonWriter`], or hands it back.

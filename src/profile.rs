@@ -12,31 +12,9 @@ use serde::de::{DeserializeOwned, DeserializeSeed, Deserializer};
 use serde::ser::{Serialize, Serializer};
 
 use crate::dispatch::deserialize_with;
-use crate::registry::{OwnedLiteral, Registered, Registry, Subtype, Subtype_, TagPosition};
-
-/// `Self` (a `dyn Trait`) can hold a `C`: the bound of
-/// [`ProfileBuilder::subtype`], [`when_field`](ProfileBuilder::when_field)
-/// and [`fallback`](ProfileBuilder::fallback).
-///
-/// `#[json_subtypes(...)]` on a trait implements it for `dyn Trait` (and
-/// `dyn Trait + Send`, `+ Sync`, `+ Send + Sync`) and every type that
-/// implements the trait, so a profile takes any implementation, annotated
-/// or not. For `dyn Trait + Send` (or `+ Sync`) the type must be `Send` (or
-/// `Sync`) too.
-///
-/// Sealed: only the attribute implements it. Its supertrait [`Subtype`]
-/// holds only for the objects of annotated traits, and its one method is
-/// not public API.
-#[diagnostic::on_unimplemented(
-    message = "`{C}` cannot be boxed as `{Self}`",
-    label = "not a subtype of `{Self}`",
-    note = "a subtype implements the trait, and for `dyn Trait + Send` or `+ Sync` it is `Send` or `Sync` too; a type that is not can be a subtype of a profile of the plain `dyn Trait`",
-    note = "the trait needs `#[json_subtypes(...)]` for its objects to hold subtypes"
-)]
-pub trait Upcast<C>: Subtype {
-    #[doc(hidden)]
-    fn __json_subtypes_upcast(value: Box<C>) -> Box<Self>;
-}
+use crate::object::{Subtype, Upcast};
+use crate::registry::{Registered, Registry, Subtype_, TagPosition};
+use crate::tag::OwnedLiteral;
 
 /// A tag value given to [`ProfileBuilder::subtype`]: a string, an integer
 /// or a bool.

@@ -8,12 +8,13 @@ use std::sync::Arc;
 
 use ahash::AHashMap;
 use serde::de::{self, Deserializer};
-use serde::ser::{Error as _, Serialize, Serializer};
+use serde::ser::{Error as _, Serializer};
 
-use crate::dispatch::{deserialize_with, Payload, Subtypes};
+use crate::dispatch::{Payload, Subtypes};
 use crate::marker::Conversions;
-use crate::native::{write_json, JsonOut, Readers};
-use crate::tag::{FastTagVisitor, Found, Literal, Lookup, TagSink};
+use crate::native::{write_json, Readers};
+use crate::object::{JsonOut, Subtype};
+use crate::tag::{FastTagVisitor, Found, Literal, Lookup, OwnedLiteral, TagSink};
 use crate::tagged::PayloadSerializer;
 
 /// Reads a payload through the erased path (see `erased`) into a boxed
@@ -58,64 +59,6 @@ pub trait Registered: Subtype {
     fn registry() -> &'static Registry<Self>;
 }
 
-mod sealed {
-    /// Keeps [`Subtype`](super::Subtype) to the impls of this crate.
-    pub trait Sealed {}
-
-    impl<T: serde::Serialize + 'static> Sealed for T {}
-}
-
-/// A value a trait object or profile can write: its type is known at run
-/// time and it serializes without knowing it. The bound of
-/// [`Profile::to_string`](crate::Profile::to_string) and the other writers
-/// of a profile.
-///
-/// Implemented for every `Serialize + 'static` type, and for `dyn Trait`
-/// when the trait has `#[json_subtypes(...)]`, which adds `Subtype` as a
-/// supertrait of the trait. Sealed: there is nothing to implement.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be written as a subtype",
-    label = "neither `Serialize` nor an object of a `#[json_subtypes]` trait",
-    note = "a subtype derives or implements `serde::Serialize`; for `dyn Trait`, put `#[json_subtypes(tag = \"...\")]` on the trait"
-)]
-pub trait Subtype: erased_serde::Serialize + sealed::Sealed {
-    #[doc(hidden)]
-    fn __json_subtypes_type_id(&self) -> TypeId;
-    #[doc(hidden)]
-    fn __json_subtypes_type_name(&self) -> &'static str;
-    #[doc(hidden)]
-    fn __json_subtypes_erased(&self) -> &dyn erased_serde::Serialize;
-    #[doc(hidden)]
-    fn __json_subtypes_to_json(&self, out: JsonOut<'_, '_>) -> serde_json::Result<()>;
-    #[doc(hidden)]
-    fn __json_subtypes_into_any(self: Box<Self>) -> Box<dyn core::any::Any>;
-}
-
-impl<T: Serialize + 'static> Subtype for T {
-    fn __json_subtypes_type_id(&self) -> TypeId {
-        TypeId::of::<T>()
-    }
-
-    fn __json_subtypes_type_name(&self) -> &'static str {
-        core::any::type_name::<T>()
-    }
-
-    fn __json_subtypes_erased(&self) -> &dyn erased_serde::Serialize {
-        self
-    }
-
-    fn __json_subtypes_to_json(&self, out: JsonOut<'_, '_>) -> serde_json::Result<()> {
-        match out {
-            JsonOut::Tagged(payload) => self.serialize(payload),
-            JsonOut::Bare(serializer) => self.serialize(serializer),
-        }
-    }
-
-    fn __json_subtypes_into_any(self: Box<Self>) -> Box<dyn core::any::Any> {
-        self
-    }
-}
-
 /// A tag owned by one subtype, or claimed by two.
 #[derive(Clone, Copy)]
 enum Slot {
@@ -145,7 +88,7 @@ pub struct Registry<T: ?Sized + 'static> {
     problems: Vec<String>,
     /// A problem that makes every read ambiguous or impossible (no
     /// subtypes, two fallbacks); collisions only refuse their own tag.
-    fatal: Option<String>,
+    pub(crate) fatal: Option<String>,
     position: TagPosition,
     max_depth: u32,
     /// `visible`: every payload reads the tag entry and writes the tag as
@@ -195,53 +138,6 @@ impl<T: ?Sized> Clone for Subtype_<T> {
             deserialize: self.deserialize,
             native: self.native,
             markers: self.markers.clone(),
-        }
-    }
-}
-
-/// A tag value owned at run time (profiles build tags from strings).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum OwnedLiteral {
-    /// A string tag.
-    Str(Arc<str>),
-    /// A negative integer tag.
-    I64(i64),
-    /// A non-negative integer tag.
-    U64(u64),
-    /// A bool tag.
-    Bool(bool),
-}
-
-impl OwnedLiteral {
-    pub(crate) fn from_literal(l: Literal) -> Self {
-        match l {
-            Literal::Str(s) => OwnedLiteral::Str(s.into()),
-            Literal::I64(v) if v >= 0 => OwnedLiteral::U64(v as u64),
-            Literal::I64(v) => OwnedLiteral::I64(v),
-            Literal::U64(v) => OwnedLiteral::U64(v),
-            Literal::Bool(v) => OwnedLiteral::Bool(v),
-        }
-    }
-}
-
-impl fmt::Display for OwnedLiteral {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            OwnedLiteral::Str(s) => write!(f, "{:?}", &**s),
-            OwnedLiteral::I64(v) => write!(f, "{v}"),
-            OwnedLiteral::U64(v) => write!(f, "{v}"),
-            OwnedLiteral::Bool(v) => write!(f, "{v}"),
-        }
-    }
-}
-
-impl Serialize for OwnedLiteral {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        match self {
-            OwnedLiteral::Str(v) => s.serialize_str(v),
-            OwnedLiteral::I64(v) => s.serialize_i64(*v),
-            OwnedLiteral::U64(v) => s.serialize_u64(*v),
-            OwnedLiteral::Bool(v) => s.serialize_bool(*v),
         }
     }
 }
@@ -498,7 +394,10 @@ impl<T: ?Sized + 'static> Registry<T> {
 
     /// Turns a `Box<T>` read with this table into `Box<U>`, the same
     /// object with auto traits, when its type was proven to have them.
-    fn convert<U: ?Sized + 'static, E: de::Error>(&self, value: Box<T>) -> Result<Box<U>, E>
+    pub(crate) fn convert<U: ?Sized + 'static, E: de::Error>(
+        &self,
+        value: Box<T>,
+    ) -> Result<Box<U>, E>
     where
         T: Subtype,
     {
@@ -630,68 +529,6 @@ impl<'de, T: ?Sized + 'static> Subtypes<'de> for &Registry<T> {
             Ok(done) => done,
             Err(payload) => (entry.deserialize)(&mut Some(payload)).map_err(|e| e.into_error()),
         }
-    }
-}
-
-/// Reads a `Box<dyn Trait>` with the trait's registry.
-pub fn deserialize_registered<'de, T, D>(deserializer: D) -> Result<Box<T>, D::Error>
-where
-    T: ?Sized + Registered + 'static,
-    D: Deserializer<'de>,
-{
-    if let Some(profile) = crate::profile::scoped::<T>() {
-        return deserialize_with(&*profile, deserializer);
-    }
-    let registry = T::registry();
-    if let Some(problem) = &registry.fatal {
-        return Err(de::Error::custom(problem));
-    }
-    deserialize_with(registry, deserializer)
-}
-
-/// Reads a `Box<dyn Trait + Send>` (`U`, or another of the marked objects)
-/// through the registry of `dyn Trait` (`T`): a profile scoped for `U` reads
-/// it directly; else the box is read as `T` and converted, which only a type
-/// proven to be `Send` allows.
-pub fn deserialize_marked<'de, T, U, D>(deserializer: D) -> Result<Box<U>, D::Error>
-where
-    T: ?Sized + Registered + Subtype + 'static,
-    U: ?Sized + 'static,
-    D: Deserializer<'de>,
-{
-    if let Some(profile) = crate::profile::scoped::<U>() {
-        return deserialize_with(&*profile, deserializer);
-    }
-    let value = deserialize_registered::<T, D>(deserializer)?;
-    match crate::profile::scoped::<T>() {
-        Some(profile) => profile.convert(value),
-        None => T::registry().convert(value),
-    }
-}
-
-/// Writes a `dyn Trait + Send` (`U`, given as the `dyn Trait` it also is):
-/// with a profile scoped for `U`, else as a `dyn Trait`.
-pub fn serialize_marked<T, U, S>(value: &T, serializer: S) -> Result<S::Ok, S::Error>
-where
-    T: ?Sized + Registered + Subtype + 'static,
-    U: ?Sized + 'static,
-    S: Serializer,
-{
-    match crate::profile::scoped::<U>() {
-        Some(profile) => profile.serialize(value, serializer),
-        None => serialize_registered::<T, S>(value, serializer),
-    }
-}
-
-/// Writes a `dyn Trait` with the trait's registry.
-pub fn serialize_registered<T, S>(value: &T, serializer: S) -> Result<S::Ok, S::Error>
-where
-    T: ?Sized + Registered + Subtype + 'static,
-    S: Serializer,
-{
-    match crate::profile::scoped::<T>() {
-        Some(profile) => profile.serialize(value, serializer),
-        None => T::registry().serialize(value, serializer),
     }
 }
 

@@ -2,6 +2,7 @@
 //! input without allocating, and the messages for tags that match nothing.
 
 use core::fmt;
+use std::sync::Arc;
 
 use core::marker::PhantomData;
 
@@ -820,6 +821,53 @@ where
             let mut reader = sink.buf.reader_at(start);
             let value = reader.next_value::<de::value::Error>(sink.buf.human_readable());
             Ok(K::deserialize(value).ok().and_then(|k| lookup(&k)))
+        }
+    }
+}
+
+/// A tag value owned at run time (profiles build tags from strings).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum OwnedLiteral {
+    /// A string tag.
+    Str(Arc<str>),
+    /// A negative integer tag.
+    I64(i64),
+    /// A non-negative integer tag.
+    U64(u64),
+    /// A bool tag.
+    Bool(bool),
+}
+
+impl OwnedLiteral {
+    pub(crate) fn from_literal(l: Literal) -> Self {
+        match l {
+            Literal::Str(s) => OwnedLiteral::Str(s.into()),
+            Literal::I64(v) if v >= 0 => OwnedLiteral::U64(v as u64),
+            Literal::I64(v) => OwnedLiteral::I64(v),
+            Literal::U64(v) => OwnedLiteral::U64(v),
+            Literal::Bool(v) => OwnedLiteral::Bool(v),
+        }
+    }
+}
+
+impl fmt::Display for OwnedLiteral {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OwnedLiteral::Str(s) => write!(f, "{:?}", &**s),
+            OwnedLiteral::I64(v) => write!(f, "{v}"),
+            OwnedLiteral::U64(v) => write!(f, "{v}"),
+            OwnedLiteral::Bool(v) => write!(f, "{v}"),
+        }
+    }
+}
+
+impl Serialize for OwnedLiteral {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            OwnedLiteral::Str(v) => s.serialize_str(v),
+            OwnedLiteral::I64(v) => s.serialize_i64(*v),
+            OwnedLiteral::U64(v) => s.serialize_u64(*v),
+            OwnedLiteral::Bool(v) => s.serialize_bool(*v),
         }
     }
 }
