@@ -641,6 +641,9 @@ mod native;
 mod object;
 mod profile;
 mod registry;
+// Reached only through `__private`.
+#[allow(missing_docs)]
+mod rest;
 mod same;
 // Reached only through `__private`, and only with the `schemars` feature.
 #[cfg(feature = "schemars")]
@@ -670,12 +673,10 @@ pub use json_subtypes_macros::json_subtypes;
 #[doc(hidden)]
 #[allow(missing_docs)]
 pub mod __private {
-    pub use crate::dispatch::{
-        build_head_first, deserialize, read_literal_tag, Dispatch, HeadFirst, Payload,
-        VariantDeserializer,
-    };
+    pub use crate::dispatch::{build_head_first, deserialize, read_literal_tag, Dispatch};
     pub use crate::fallback::{fallback_holds, FallbackProbe, ProbeAny, ProbeNotAMap};
     pub use crate::object::{Subtype, Upcast};
+    pub use crate::rest::{HeadFirst, Payload, VariantDeserializer};
     pub mod native {
         pub use crate::native::{readers, Readers};
     }

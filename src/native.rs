@@ -36,8 +36,8 @@ use serde::de::{DeserializeOwned, Deserializer, MapAccess, Visitor};
 use serde::Serializer;
 
 use crate::buffer::ReplayMap;
-use crate::dispatch::{Payload, Rest};
 use crate::object::{JsonWriter, Upcast};
+use crate::rest::{Payload, Rest};
 
 /// Reads one payload type into `Box<T>`: moves the payload out of
 /// `payload` (a `*mut P`) and writes the result to `out` (a

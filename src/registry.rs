@@ -10,10 +10,11 @@ use ahash::AHashMap;
 use serde::de::{self, Deserializer};
 use serde::ser::{Error as _, Serializer};
 
-use crate::dispatch::{Payload, Subtypes};
+use crate::dispatch::Subtypes;
 use crate::marker::Conversions;
 use crate::native::{write_json, Readers};
 use crate::object::{JsonOut, Subtype};
+use crate::rest::Payload;
 use crate::tag::{FastTagVisitor, Found, Literal, Lookup, OwnedLiteral, TagSink};
 use crate::tagged::PayloadSerializer;
 
