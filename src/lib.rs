@@ -639,12 +639,14 @@ mod schema;
 mod tag;
 #[allow(missing_docs)]
 mod tagged;
+mod tagged_one;
 mod unknown;
 
 pub use crate::profile::{
     BuildError, Profile, ProfileBuilder, ProfileSeed, Serializable, TagValue,
 };
 pub use crate::registry::{verify, RegistryError, TagPosition};
+pub use crate::tagged_one::{FromHierarchy, SubtypeOf, Tagged};
 
 pub use crate::unknown::{Unknown, UnknownError};
 
@@ -670,14 +672,18 @@ pub mod __private {
         pub use crate::marker::{probe, Conversions, Markers, Probe};
     }
     pub use crate::registry::{
-        deserialize_marked, deserialize_registered, serialize_marked, serialize_registered, Entry,
-        Registered, Registry, Subtype,
+        deserialize_marked, deserialize_registered, serialize_marked, serialize_registered,
+        Described, Entry, Registered, Registry, SchemaSubtype, Subtype,
     };
     pub use crate::tag::{
         check_nested, read_typed_tag, unknown_typed_tag, Claims, Found, HeadValue, Literal,
         LiteralTable, TagSink, MAX_NESTING,
     };
     pub use crate::tagged::{TaggedSerializer, Tagging};
+    pub use crate::tagged_one::{FromHierarchy, SubtypeOf};
+    pub mod tagged_one {
+        pub use crate::tagged_one::{enum_mismatch, take_registered, write_registered};
+    }
     pub use erased_serde;
     pub use inventory;
     pub use serde;

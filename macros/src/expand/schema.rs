@@ -193,7 +193,7 @@ fn part(cont: &Container, v: &Variant) -> TokenStream {
                     ::std::vec![#(#tags),*];
                 __tags.into_iter().flatten().collect()
             },
-            when_fields: &[#(#when_fields),*],
+            when_fields: ::std::borrow::Cow::Borrowed(&[#(#when_fields),*]),
             payload: #payload,
             description: #description,
         }

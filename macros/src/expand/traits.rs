@@ -66,6 +66,41 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             }
         }
     });
+    // `schema`: each registration carries its type's schema, which the
+    // bound demands at the impl; the schema itself is assembled at run time
+    // from the table (see the runtime's `schema::registered`).
+    let (schema_bound, described, schema_impl) = match &attrs.schema {
+        None => (quote!(), quote!(::core::option::Option::None), quote!()),
+        Some(_) => {
+            let ident_name = ident.to_string();
+            (
+                quote!(+ #private::SchemaSubtype<dyn #ident>),
+                quote!(::core::option::Option::Some(#private::Described::of::<__C, dyn #ident>())),
+                quote! {
+                    #private::schema_gate! {
+                        #[automatically_derived]
+                        impl #private::schema::schemars::JsonSchema for dyn #ident {
+                            fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                                ::std::borrow::Cow::Borrowed(#ident_name)
+                            }
+
+                            fn schema_id() -> ::std::borrow::Cow<'static, str> {
+                                ::std::borrow::Cow::Borrowed(
+                                    ::core::concat!(::core::module_path!(), "::dyn ", #ident_name)
+                                )
+                            }
+
+                            fn json_schema(
+                                __generator: &mut #private::schema::schemars::SchemaGenerator,
+                            ) -> #private::schema::schemars::Schema {
+                                #private::schema::registered::<dyn #ident>(__generator)
+                            }
+                        }
+                    }
+                },
+            )
+        }
+    };
     quote! {
         #item
 
@@ -82,6 +117,7 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                 #private::Entry<dyn #ident>,
                 fn() -> #private::native::Readers<dyn #ident>,
                 fn() -> __Markers,
+                ::core::option::Option<#private::Described>,
             );
 
             #private::inventory::collect!(__Registration);
@@ -93,9 +129,9 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                     markers: fn() -> __Markers,
                 ) -> __Registration
                 where
-                    __C: #ident + #private::serde::de::DeserializeOwned + 'static,
+                    __C: #ident + #private::serde::de::DeserializeOwned + 'static #schema_bound,
                 {
-                    __Registration(entry, #private::native::readers::<dyn #ident, __C>, markers)
+                    __Registration(entry, #private::native::readers::<dyn #ident, __C>, markers, #described)
                 }
             }
 
@@ -111,7 +147,7 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                             #visible,
                             #private::inventory::iter::<__Registration>
                                 .into_iter()
-                                .map(|__r| (&__r.0, __r.1, #private::marker::Conversions::new((__r.2)()))),
+                                .map(|__r| (&__r.0, __r.1, #private::marker::Conversions::new((__r.2)()), __r.3)),
                         )
                     })
                 }
@@ -142,11 +178,14 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             }
 
             #(#marked)*
+
+            #schema_impl
         };
     }
 }
 
-/// Traits take `tag` (or nothing, for presence mode) and nothing else.
+/// Traits take `tag` (or nothing, for presence mode), `max_depth`,
+/// `visible` and `schema`.
 fn check_trait(cx: &Ctxt, attrs: &ContainerAttrs, item: &ItemTrait) {
     if !item.generics.params.is_empty() {
         cx.error_spanned_by(
@@ -244,11 +283,32 @@ pub fn expand_impl(args: TokenStream, item: ItemImpl) -> TokenStream {
             TagValue::Typed(_) => None,
         })
         .collect();
+    // `Tagged`: the type written and read alone as `dyn Trait` would.
+    let tagged_one = match &**self_ty {
+        syn::Type::Reference(_) => quote!(),
+        _ => quote! {
+            impl #private::SubtypeOf<dyn #trait_path> for #self_ty {
+                fn __json_subtypes_write<__S: #private::serde::Serializer>(&self, __serializer: __S) -> ::core::result::Result<__S::Ok, __S::Error> {
+                    #private::tagged_one::write_registered::<dyn #trait_path, Self, __S>(self, __serializer)
+                }
+            }
+
+            impl #private::FromHierarchy<dyn #trait_path> for #self_ty {
+                type __Read = ::std::boxed::Box<dyn #trait_path>;
+
+                fn __json_subtypes_take(__read: Self::__Read) -> ::core::result::Result<Self, ::std::string::String> {
+                    #private::tagged_one::take_registered::<dyn #trait_path, Self>(__read)
+                }
+            }
+        },
+    };
     quote! {
         #item
 
         #[allow(non_upper_case_globals)]
         const _: () = {
+            #tagged_one
+
             // A clear error when the trait has no `#[json_subtypes]`.
             fn __json_subtypes_assert_registered<__T: ?Sized + #private::Registered>() {}
             let _: fn() = __json_subtypes_assert_registered::<dyn #trait_path>;
