@@ -635,6 +635,9 @@ mod same;
 #[cfg(feature = "schemars")]
 #[allow(missing_docs)]
 mod schema;
+// Reached only through `__private`, and only with the `utoipa` feature.
+#[cfg(feature = "utoipa")]
+mod openapi;
 #[allow(missing_docs)]
 mod tag;
 #[allow(missing_docs)]
@@ -693,6 +696,11 @@ pub mod __private {
     pub mod schema {
         pub use crate::schema::*;
     }
+    pub use crate::__json_subtypes_utoipa as utoipa_gate;
+    #[cfg(feature = "utoipa")]
+    pub mod openapi {
+        pub use crate::openapi::{schema, schemas, utoipa};
+    }
 }
 
 // The `JsonSchema` impls are gated here, by this crate's `schemars` feature,
@@ -714,6 +722,23 @@ macro_rules! __json_subtypes_schema {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __json_subtypes_schema {
+    ($($item:tt)*) => {};
+}
+
+// The same for the `ToSchema` impls and the `utoipa` feature.
+#[cfg(feature = "utoipa")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __json_subtypes_utoipa {
+    ($($item:tt)*) => {
+        $($item)*
+    };
+}
+
+#[cfg(not(feature = "utoipa"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __json_subtypes_utoipa {
     ($($item:tt)*) => {};
 }
 

@@ -96,6 +96,32 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                                 #private::schema::registered::<dyn #ident>(__generator)
                             }
                         }
+
+                        // On the box: utoipa's traits are for sized types.
+                        #private::utoipa_gate! {
+                            #[automatically_derived]
+                            impl #private::openapi::utoipa::PartialSchema for ::std::boxed::Box<dyn #ident> {
+                                fn schema() -> #private::openapi::utoipa::openapi::RefOr<#private::openapi::utoipa::openapi::schema::Schema> {
+                                    #private::openapi::schema::<dyn #ident>()
+                                }
+                            }
+
+                            #[automatically_derived]
+                            impl #private::openapi::utoipa::ToSchema for ::std::boxed::Box<dyn #ident> {
+                                fn name() -> ::std::borrow::Cow<'static, str> {
+                                    ::std::borrow::Cow::Borrowed(#ident_name)
+                                }
+
+                                fn schemas(
+                                    __schemas: &mut ::std::vec::Vec<(
+                                        ::std::string::String,
+                                        #private::openapi::utoipa::openapi::RefOr<#private::openapi::utoipa::openapi::schema::Schema>,
+                                    )>,
+                                ) {
+                                    #private::openapi::schemas::<dyn #ident>(__schemas)
+                                }
+                            }
+                        }
                     }
                 },
             )
