@@ -42,7 +42,7 @@ pub struct Entry<T: ?Sized> {
 
 /// How a registered type describes itself in the trait's JSON Schema (the
 /// `schemars` feature; empty without it). Set by the registration of a
-/// trait with `schema`, and by [`ProfileBuilder::describe`](crate::ProfileBuilder::describe).
+/// trait with `schema`, and by `ProfileBuilder::describe`.
 #[derive(Clone, Copy)]
 pub struct Described {
     #[cfg(feature = "schemars")]
