@@ -33,7 +33,9 @@ pub fn generate(cont: &Container) -> TokenStream {
         if !eligible(v) || payloads.iter().filter(|p| **p == text).count() > 1 {
             return None;
         }
-        if matches!(ty, syn::Type::Reference(_)) {
+        // A named type only: a reference would overlap the runtime's impl
+        // for `&C`, and projections or macros cannot take impls.
+        if !matches!(ty, syn::Type::Path(p) if p.qself.is_none()) {
             return None;
         }
         let index = index as u32;

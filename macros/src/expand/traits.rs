@@ -310,9 +310,9 @@ pub fn expand_impl(args: TokenStream, item: ItemImpl) -> TokenStream {
         })
         .collect();
     // `Tagged`: the type written and read alone as `dyn Trait` would.
+    // A named type only, as for enum payloads (see `expand::tagged_one`).
     let tagged_one = match &**self_ty {
-        syn::Type::Reference(_) => quote!(),
-        _ => quote! {
+        syn::Type::Path(p) if p.qself.is_none() => quote! {
             impl #private::SubtypeOf<dyn #trait_path> for #self_ty {
                 fn __json_subtypes_write<__S: #private::serde::Serializer>(&self, __serializer: __S) -> ::core::result::Result<__S::Ok, __S::Error> {
                     #private::tagged_one::write_registered::<dyn #trait_path, Self, __S>(self, __serializer)
@@ -327,6 +327,7 @@ pub fn expand_impl(args: TokenStream, item: ItemImpl) -> TokenStream {
                 }
             }
         },
+        _ => quote!(),
     };
     quote! {
         #item
