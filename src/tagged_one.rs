@@ -12,7 +12,7 @@ use core::any::TypeId;
 use core::fmt;
 use core::marker::PhantomData;
 
-use serde::de::{Deserialize, Deserializer, Error as _};
+use serde::de::{Deserialize, Deserializer};
 use serde::ser::{Serialize, Serializer};
 
 use crate::registry::{Registered, Registry, Subtype};
@@ -132,9 +132,11 @@ impl<C: ?Sized + SubtypeOf<H>, H: ?Sized> SubtypeOf<H> for &C {
 pub trait FromHierarchy<H: ?Sized>: SubtypeOf<H> + Sized {
     #[doc(hidden)]
     type __Read;
-    /// The value if it is of this type, else the message naming both tags.
+    /// The value if it is of this type, else the error naming both tags.
+    /// Generic, so that nothing of it is compiled for a type never read
+    /// with [`Tagged`].
     #[doc(hidden)]
-    fn __json_subtypes_take(read: Self::__Read) -> Result<Self, String>;
+    fn __json_subtypes_take<E: serde::de::Error>(read: Self::__Read) -> Result<Self, E>;
 }
 
 impl<T: SubtypeOf<H>, H: ?Sized> Serialize for Tagged<T, H> {
@@ -150,10 +152,7 @@ where
 {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let read = T::__Read::deserialize(deserializer)?;
-        match T::__json_subtypes_take(read) {
-            Ok(value) => Ok(Tagged(value, PhantomData)),
-            Err(message) => Err(D::Error::custom(message)),
-        }
+        T::__json_subtypes_take::<D::Error>(read).map(|value| Tagged(value, PhantomData))
     }
 }
 

@@ -2,7 +2,9 @@
 //! `FromHierarchy<Enum>` for the payload of each newtype variant, emitted
 //! inside the enum's `const _` block, where its `__Table` lives. Writing
 //! goes through the runtime's `TaggedSerializer` with the variant's index,
-//! exactly as the enum writes that variant.
+//! exactly as the enum writes that variant. Both methods are generic (over
+//! the serializer, the error type), so an enum whose payloads are never
+//! used with `Tagged` compiles none of them to machine code.
 
 use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
@@ -61,12 +63,12 @@ pub fn generate(cont: &Container) -> TokenStream {
                 type __Read = #ident;
 
                 #[allow(unreachable_patterns)]
-                fn __json_subtypes_take(__read: #ident) -> ::core::result::Result<Self, ::std::string::String> {
+                fn __json_subtypes_take<__E: #private::serde::de::Error>(__read: #ident) -> ::core::result::Result<Self, __E> {
                     match __read {
                         #ident::#variant(__value) => ::core::result::Result::Ok(__value),
-                        __other => ::core::result::Result::Err(
+                        __other => ::core::result::Result::Err(__E::custom(
                             #private::tagged_one::enum_mismatch::<#ident, __Table>(&__other, #index, #type_name),
-                        ),
+                        )),
                     }
                 }
             }

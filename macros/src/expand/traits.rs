@@ -322,8 +322,8 @@ pub fn expand_impl(args: TokenStream, item: ItemImpl) -> TokenStream {
             impl #private::FromHierarchy<dyn #trait_path> for #self_ty {
                 type __Read = ::std::boxed::Box<dyn #trait_path>;
 
-                fn __json_subtypes_take(__read: Self::__Read) -> ::core::result::Result<Self, ::std::string::String> {
-                    #private::tagged_one::take_registered::<dyn #trait_path, Self>(__read)
+                fn __json_subtypes_take<__E: #private::serde::de::Error>(__read: Self::__Read) -> ::core::result::Result<Self, __E> {
+                    #private::tagged_one::take_registered::<dyn #trait_path, Self>(__read).map_err(__E::custom)
                 }
             }
         },
