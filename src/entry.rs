@@ -72,3 +72,14 @@ where
         None => T::registry().serialize(value, serializer),
     }
 }
+
+/// `dyn Trait`'s JSON Schema: the profile scoped for it, else its registry.
+#[cfg(feature = "schemars")]
+pub fn registered_schema<T: ?Sized + Registered + 'static>(
+    generator: &mut schemars::SchemaGenerator,
+) -> schemars::Schema {
+    match scoped::<T>() {
+        Some(profile) => crate::schema::registry_schema(&profile, generator),
+        None => crate::schema::registry_schema(T::registry(), generator),
+    }
+}

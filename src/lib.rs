@@ -620,9 +620,160 @@
 //! A tag type that reads more spellings than it writes is held to the one it
 //! writes. A payload with `deny_unknown_fields` refuses the tag under
 //! `allOf`, as JSON Schema cannot add a property to a closed schema it
-//! refers to. Trait objects and [`Profile`]s have no schema: a profile's
-//! subtypes are registered without a `JsonSchema` bound, and adding one would
-//! change [`ProfileBuilder::subtype`].
+//! refers to.
+//!
+//! Shown by `test_schema`.
+//!
+//! ## Trait objects and profiles
+//!
+//! A trait opts in with `schema`: `dyn Trait` (and so `Box<dyn Trait>`)
+//! implements `JsonSchema`, and every registered impl must implement it too,
+//! a compile error at the impl otherwise (`` `Circle` has no JSON Schema,
+//! and `(dyn Shape + 'static)` needs one for each of its subtypes ``). On an
+//! enum `schema` is an error: enums always have their schema with the
+//! feature. The schema is built
+//! from the table at run time, so it holds every registration linked in:
+//! the same branches as an enum's newtype variants, in type-name order, the
+//! fallback last.
+//!
+//! ```
+//! # #[cfg(feature = "schemars")] {
+//! use json_subtypes::{json_subtypes, Profile};
+//! use schemars::JsonSchema;
+//! use serde::{Deserialize, Serialize};
+//! use serde_json::json;
+//!
+//! #[json_subtypes(tag = "type", schema)]
+//! trait Shape {}
+//!
+//! #[derive(Serialize, Deserialize, JsonSchema)]
+//! struct Circle {
+//!     r: f64,
+//! }
+//!
+//! #[json_subtypes(name = "circle")]
+//! impl Shape for Circle {}
+//!
+//! let schema = serde_json::to_value(schemars::schema_for!(dyn Shape))?;
+//! assert_eq!(schema["oneOf"], json!([{"allOf": [
+//!     {"type": "object", "properties": {"type": {"type": "string", "const": "circle"}}, "required": ["type"]},
+//!     {"$ref": "#/$defs/Circle"},
+//! ]}]));
+//! assert_eq!(schema["discriminator"], json!({
+//!     "propertyName": "type", "mapping": {"circle": "#/$defs/Circle"},
+//! }));
+//!
+//! // A profile: its own key and tags.
+//! let v2 = Profile::<dyn Shape>::from_registry().tag("kind").subtype::<Circle>(2).build()?;
+//! let schema = serde_json::to_value(v2.root_schema())?;
+//! assert_eq!(
+//!     schema["oneOf"][0]["allOf"][0]["properties"],
+//!     json!({"kind": {"type": "integer", "const": 2}})
+//! );
+//! # }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! A [`Profile`] gives the schema of its own table (`Profile::json_schema`,
+//! `Profile::root_schema`): its key, its tags, its fallback, so two
+//! profiles give two schemas. Types from the registry of a trait with
+//! `schema` bring theirs; `ProfileBuilder::describe` gives one to any
+//! other (a profile's `subtype` takes types without `JsonSchema`, which are
+//! then described as any object with their tag). In a [`Profile::scope`],
+//! `dyn Trait`'s schema is the profile's, as its reads and writes are.
+//! Presence-mode traits get `required` (`anyOf` for several fields) as
+//! presence-mode enums do.
+//!
+//! Shown by `test_schema_traits` and `tests/ui-schemars/impl-without-json-schema.rs`.
+//!
+//! ## OpenAPI with utoipa
+//!
+//! With the `utoipa` feature (utoipa 5; it switches `schemars` on),
+//! annotated enums and `Box<dyn Trait>` of traits with `schema` implement
+//! `utoipa::ToSchema`, so `#[derive(OpenApi)]` documents them: the schema
+//! above, written with OpenAPI 3.1's dialect and references into
+//! `#/components/schemas/`, the payloads' schemas added to the components.
+//! utoipa's macros read `Box<T>` as `T`, so name the box with an alias
+//! (`type AnyToy = Box<dyn Toy>;`, then `components(schemas(Pet, AnyToy))`).
+//! An enum `Pet` with `tag = "petType"` and two payloads gives:
+//!
+//! ```yaml
+//! Pet:
+//!   oneOf:
+//!   - allOf:
+//!     - type: object
+//!       required: [petType]
+//!       properties:
+//!         petType: {type: string, const: dog}
+//!     - $ref: '#/components/schemas/Dog'
+//!   - allOf:
+//!     - type: object
+//!       required: [petType]
+//!       properties:
+//!         petType: {type: string, const: cat}
+//!     - $ref: '#/components/schemas/Cat'
+//!   discriminator:
+//!     propertyName: petType
+//!     mapping:
+//!       cat: '#/components/schemas/Cat'
+//!       dog: '#/components/schemas/Dog'
+//! ```
+//!
+//! Keywords utoipa's model has no field for (`const`, `not`...) are carried
+//! as they are, so the document holds exactly what `schemars` builds.
+//! `cargo run --example petstore_openapi --features utoipa` prints a whole
+//! document. Shown by `test_openapi`: `component_schemas_are_the_schemars_ones`,
+//! `discriminators_map_tags_to_components`, `pets_validate_as_they_read`,
+//! `toys_validate_as_they_read`.
+//!
+//! # One subtype with its tag
+//!
+//! [`Tagged`] writes one value of a subtype as its hierarchy would, tag
+//! included, and reads it back only with that tag: a registered impl
+//! (`Tagged::new(&circle)` writes `{"type":"circle","r":1.0}`, with a
+//! scoped profile's tag in its scope) or an enum's newtype payload
+//! (`Tagged::new(&dog)` writes what `Animal::Dog(dog)` writes,
+//! `{"type":"dog","name":"Rex"}`). `Tagged<Dog, Animal>` reads; another
+//! subtype is ``expected subtype tag "dog" (Animal::Dog), found "cat"``. The
+//! hierarchy is inferred when the type belongs to one, else named:
+//! `Tagged::<_, dyn Shape>::new(&circle)`. Enum payloads get it when the enum
+//! is not generic and the type is one variant's payload, written and read
+//! as serde does (not `fallback`, `nested`, `skip` or `with`).
+//!
+//! Shown by `test_tagged_one`.
+//!
+//! # WebAssembly
+//!
+//! The crate builds for `wasm32-unknown-unknown`. [`Profile`]s need nothing
+//! more there. The attribute registry of a trait is filled by `inventory`'s
+//! constructors, which on WebAssembly run from the linker-made
+//! `__wasm_call_ctors`: the linker calls it at the start of every exported
+//! function unless one of them calls it, and a module called into more than
+//! once per instance should export it and have the host call it once, right
+//! after instantiation:
+//!
+//! ```text
+//! extern "C" {
+//!     fn __wasm_call_ctors();
+//! }
+//!
+//! #[no_mangle]
+//! pub extern "C" fn init() {
+//!     // SAFETY: inventory's constructors are idempotent.
+//!     unsafe { __wasm_call_ctors() }
+//! }
+//! ```
+//!
+//! ```js
+//! const { exports } = await WebAssembly.instantiate(bytes, {});
+//! exports.init(); // before anything reads a Box<dyn Trait>
+//! ```
+//!
+//! Until the constructors ran, reading a `Box<dyn Trait>` is the error `no
+//! subtypes are registered for dyn Shape (none were found at run time; ...)`.
+//! Shown by `scripts/wasm.sh`, which
+//! builds the crate for the target and runs `tests/wasm` under Node: a profile
+//! without `init`, the registry empty without it and working after it.
 #![deny(missing_docs)]
 
 mod buffer;
@@ -649,10 +800,14 @@ mod same;
 #[cfg(feature = "schemars")]
 #[allow(missing_docs)]
 mod schema;
+// Reached only through `__private`, and only with the `utoipa` feature.
+#[cfg(feature = "utoipa")]
+mod openapi;
 #[allow(missing_docs)]
 mod tag;
 #[allow(missing_docs)]
 mod tagged;
+mod tagged_one;
 mod unknown;
 
 pub use crate::object::{Subtype, Upcast};
@@ -662,6 +817,7 @@ pub use crate::profile::{BuildError, Profile, ProfileBuilder, ProfileSeed, Profi
 #[allow(deprecated)]
 pub use crate::registry::verify;
 pub use crate::registry::{verify_registry, Registered, RegistryError, TagPosition};
+pub use crate::tagged_one::{FromHierarchy, SubtypeOf, Tagged};
 
 pub use crate::unknown::Unknown;
 #[allow(deprecated)]
@@ -689,12 +845,16 @@ pub mod __private {
     pub use crate::entry::{
         deserialize_marked, deserialize_registered, serialize_marked, serialize_registered,
     };
-    pub use crate::registry::{Entry, Registered, Registry};
+    pub use crate::registry::{Described, Entry, Registered, Registry, SchemaSubtype};
     pub use crate::tag::{
         check_nested, read_typed_tag, unknown_typed_tag, Claims, Found, HeadValue, Literal,
         LiteralTable, TagSink, MAX_NESTING,
     };
     pub use crate::tagged::{TaggedSerializer, Tagging};
+    pub use crate::tagged_one::{FromHierarchy, SubtypeOf};
+    pub mod tagged_one {
+        pub use crate::tagged_one::{enum_mismatch, take_registered, write_registered};
+    }
     pub use erased_serde;
     pub use inventory;
     pub use serde;
@@ -702,7 +862,13 @@ pub mod __private {
     pub use crate::__json_subtypes_schema as schema_gate;
     #[cfg(feature = "schemars")]
     pub mod schema {
+        pub use crate::entry::registered_schema as registered;
         pub use crate::schema::*;
+    }
+    pub use crate::__json_subtypes_utoipa as utoipa_gate;
+    #[cfg(feature = "utoipa")]
+    pub mod openapi {
+        pub use crate::openapi::{schema, schemas, utoipa};
     }
 }
 
@@ -725,6 +891,23 @@ macro_rules! __json_subtypes_schema {
 #[doc(hidden)]
 #[macro_export]
 macro_rules! __json_subtypes_schema {
+    ($($item:tt)*) => {};
+}
+
+// The same for the `ToSchema` impls and the `utoipa` feature.
+#[cfg(feature = "utoipa")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __json_subtypes_utoipa {
+    ($($item:tt)*) => {
+        $($item)*
+    };
+}
+
+#[cfg(not(feature = "utoipa"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __json_subtypes_utoipa {
     ($($item:tt)*) => {};
 }
 

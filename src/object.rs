@@ -82,8 +82,8 @@ pub enum JsonOut<'a, 'b> {
 }
 
 /// `Self` (a `dyn Trait`) can hold a `C`: the bound of
-/// [`ProfileBuilder::subtype`], [`when_field`](ProfileBuilder::when_field)
-/// and [`fallback`](ProfileBuilder::fallback).
+/// [`ProfileBuilder::subtype`](crate::ProfileBuilder::subtype), [`when_field`](crate::ProfileBuilder::when_field)
+/// and [`fallback`](crate::ProfileBuilder::fallback).
 ///
 /// `#[json_subtypes(...)]` on a trait implements it for `dyn Trait` (and
 /// `dyn Trait + Send`, `+ Sync`, `+ Send + Sync`) and every type that

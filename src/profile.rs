@@ -13,7 +13,7 @@ use serde::ser::{Serialize, Serializer};
 
 use crate::dispatch::deserialize_with;
 use crate::object::{Subtype, Upcast};
-use crate::registry::{Registered, Registry, Subtype_, TagPosition};
+use crate::registry::{Described, Registered, Registry, Subtype_, TagPosition};
 use crate::tag::OwnedLiteral;
 
 /// A tag value given to [`ProfileBuilder::subtype`]: a string, an integer
@@ -153,6 +153,8 @@ pub struct ProfileBuilder<T: ?Sized + 'static> {
     /// What the impl attributes proved about the registry's types: kept
     /// when `subtype` re-tags one or a fallback adds it again.
     markers: Vec<(TypeId, crate::marker::Conversions)>,
+    /// Schemas of types, from the registry or `describe`, applied at build.
+    described: Vec<(TypeId, Described)>,
     position: Option<TagPosition>,
     max_depth: Option<u32>,
     visible: bool,
@@ -184,6 +186,7 @@ impl<T: ?Sized + 'static> Profile<T> {
             subtypes: Vec::new(),
             inherited: Vec::new(),
             markers: Vec::new(),
+            described: Vec::new(),
             position: None,
             max_depth: None,
             visible: false,
@@ -289,6 +292,21 @@ impl<T: ?Sized + 'static> Profile<T> {
         f()
     }
 
+    /// The JSON Schema of what this profile reads: `oneOf` its subtypes, each
+    /// with its tag under this profile's key (see the crate docs, "JSON
+    /// Schema"). Payload schemas go to `generator`'s definitions.
+    #[cfg(feature = "schemars")]
+    pub fn json_schema(&self, generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        crate::schema::registry_schema(&self.registry, generator)
+    }
+
+    /// [`json_schema`](Self::json_schema) as a root schema (draft 2020-12),
+    /// the payloads' schemas under `$defs`.
+    #[cfg(feature = "schemars")]
+    pub fn root_schema(&self) -> schemars::Schema {
+        crate::schema::root_schema(self.registry.name(), |g| self.json_schema(g))
+    }
+
     fn serialize_value<S: Serializer>(&self, value: &T, serializer: S) -> Result<S::Ok, S::Error>
     where
         T: Subtype,
@@ -313,6 +331,11 @@ impl<T: ?Sized + Registered + 'static> Profile<T> {
             .subtypes
             .iter()
             .filter_map(|s| Some((s.type_id, s.markers.clone()?)))
+            .collect();
+        builder.described = builder
+            .subtypes
+            .iter()
+            .filter_map(|s| Some((s.type_id, s.schema?)))
             .collect();
         builder.max_depth = Some(registry.max_depth_value());
         builder.visible = registry.is_visible();
@@ -435,7 +458,19 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
             deserialize: read_as::<T, C>,
             native: crate::native::readers::<T, C>(),
             markers,
+            schema: None,
         });
+    }
+
+    /// Gives `C` its JSON Schema in the profile's schema ([`Profile::json_schema`]),
+    /// wherever `C` is registered in this profile. Types that come from the
+    /// registry of a trait with `#[json_subtypes(schema)]` have theirs
+    /// already; any other subtype is described as any object with its tag.
+    #[cfg(feature = "schemars")]
+    pub fn describe<C: schemars::JsonSchema + 'static>(mut self) -> Self {
+        self.described
+            .push((TypeId::of::<C>(), Described::of::<C, T>()));
+        self
     }
 
     /// Checks the configuration and builds the profile.
@@ -526,7 +561,12 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
             return Err(BuildError { problems });
         }
         let key = self.tag.map(|k| Arc::from(crate::registry::intern(&k)));
-        let mut registry = Registry::build(&self.name, key, self.subtypes, position);
+        let mut subtypes = self.subtypes;
+        for s in &mut subtypes {
+            let described = self.described.iter().rev().find(|(id, _)| *id == s.type_id);
+            s.schema = s.schema.or(described.map(|(_, d)| *d));
+        }
+        let mut registry = Registry::build(&self.name, key, subtypes, position);
         if let Some(max_depth) = self.max_depth {
             registry.set_max_depth(max_depth);
         }

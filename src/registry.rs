@@ -42,6 +42,54 @@ pub struct Entry<T: ?Sized> {
     pub deserialize: DeserializeFn<T>,
 }
 
+/// How a registered type describes itself in the trait's JSON Schema (the
+/// `schemars` feature; empty without it). Set by the registration of a
+/// trait with `schema`, and by `ProfileBuilder::describe`.
+#[derive(Clone, Copy)]
+pub struct Described {
+    #[cfg(feature = "schemars")]
+    pub(crate) schema: fn(&mut schemars::SchemaGenerator) -> schemars::Schema,
+}
+
+impl Described {
+    /// `C`'s schema, for the registry of `H`.
+    pub const fn of<C: SchemaSubtype<H>, H: ?Sized>() -> Self {
+        Described {
+            #[cfg(feature = "schemars")]
+            schema: schema_of::<C>,
+        }
+    }
+}
+
+/// A registered type's schema, as its `Described` holds it.
+#[cfg(feature = "schemars")]
+fn schema_of<C: schemars::JsonSchema + ?Sized>(
+    generator: &mut schemars::SchemaGenerator,
+) -> schemars::Schema {
+    generator.subschema_for::<C>()
+}
+
+/// The bound a trait with `schema` puts on its registered impls: with the
+/// `schemars` feature, `JsonSchema`; without it, nothing.
+#[cfg(feature = "schemars")]
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no JSON Schema, and `{H}` needs one for each of its subtypes",
+    label = "`{Self}` does not implement `schemars::JsonSchema`",
+    note = "the trait says `#[json_subtypes(schema)]`: derive `schemars::JsonSchema` for `{Self}`, or remove `schema` from the trait"
+)]
+pub trait SchemaSubtype<H: ?Sized>: schemars::JsonSchema {}
+
+#[cfg(feature = "schemars")]
+impl<T: schemars::JsonSchema + ?Sized, H: ?Sized> SchemaSubtype<H> for T {}
+
+/// The bound a trait with `schema` puts on its registered impls: with the
+/// `schemars` feature, `JsonSchema`; without it, nothing.
+#[cfg(not(feature = "schemars"))]
+pub trait SchemaSubtype<H: ?Sized> {}
+
+#[cfg(not(feature = "schemars"))]
+impl<T: ?Sized, H: ?Sized> SchemaSubtype<H> for T {}
+
 /// `Self` (a `dyn Trait`) has a registry: the table of the impls annotated
 /// `#[json_subtypes(...)]`, which `Box<dyn Trait>` reads with. The bound of
 /// [`verify_registry`] and
@@ -125,6 +173,8 @@ pub(crate) struct Subtype_<T: ?Sized + 'static> {
     /// What the impl attribute proved the type can become (`dyn Trait +
     /// Send`...); `None` when nobody looked (a profile's own subtypes).
     pub(crate) markers: Option<Conversions>,
+    /// Its JSON Schema, when known.
+    pub(crate) schema: Option<Described>,
 }
 
 impl<T: ?Sized> Clone for Subtype_<T> {
@@ -139,6 +189,7 @@ impl<T: ?Sized> Clone for Subtype_<T> {
             deserialize: self.deserialize,
             native: self.native,
             markers: self.markers.clone(),
+            schema: self.schema,
         }
     }
 }
@@ -151,11 +202,18 @@ impl<T: ?Sized + 'static> Registry<T> {
         key: Option<&'static str>,
         max_depth: u32,
         visible: bool,
-        entries: impl IntoIterator<Item = (&'a Entry<T>, fn() -> Readers<T>, Conversions)>,
+        entries: impl IntoIterator<
+            Item = (
+                &'a Entry<T>,
+                fn() -> Readers<T>,
+                Conversions,
+                Option<Described>,
+            ),
+        >,
     ) -> Self {
         let mut subtypes: Vec<Subtype_<T>> = entries
             .into_iter()
-            .map(|(e, native, markers)| Subtype_ {
+            .map(|(e, native, markers, schema)| Subtype_ {
                 tag: e.tag.map(OwnedLiteral::from_literal),
                 aliases: e
                     .aliases
@@ -169,6 +227,7 @@ impl<T: ?Sized + 'static> Registry<T> {
                 deserialize: e.deserialize,
                 native: native(),
                 markers: Some(markers),
+                schema,
             })
             .collect();
         subtypes.sort_by(|a, b| (a.type_name, &a.tag).cmp(&(b.type_name, &b.tag)));
@@ -299,6 +358,17 @@ impl<T: ?Sized + 'static> Registry<T> {
 
     pub(crate) fn key_string(&self) -> Option<String> {
         self.key.map(str::to_owned)
+    }
+
+    pub(crate) fn tag_key(&self) -> Option<&'static str> {
+        self.key
+    }
+
+    /// The subtype registered for `type_id` (the first, for a type with
+    /// several tags).
+    pub(crate) fn subtype_by_type(&self, type_id: TypeId) -> Option<&Subtype_<T>> {
+        let index = *self.by_type.get(&type_id)?;
+        self.entries.get(index as usize)
     }
 
     pub(crate) fn subtypes(&self) -> &[Subtype_<T>] {

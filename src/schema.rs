@@ -5,13 +5,21 @@
 //! `oneOf` with the tag constraints and, for string tags, OpenAPI's
 //! `discriminator`. Keeping the assembly here, not in generated code, keeps
 //! the expansion small and the rules in one place.
+//!
+//! Trait objects and profiles go through the same assembly: each registered
+//! subtype becomes a part, its payload described by the schema its
+//! registration (a trait with `schema`, or `ProfileBuilder::describe`)
+//! carries.
 
+use std::borrow::Cow;
 use std::marker::PhantomData;
 
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::Serialize;
 use serde_json::{json, Map};
 
+use crate::registry::{intern, Registry};
+use crate::tag::OwnedLiteral;
 use crate::Unknown;
 
 pub use schemars;
@@ -37,7 +45,7 @@ pub struct Part {
     /// Every tag accepted, the written one first; empty in presence mode.
     pub tags: Vec<Value>,
     /// Presence mode: any of these fields picks the variant.
-    pub when_fields: &'static [&'static str],
+    pub when_fields: Cow<'static, [&'static str]>,
     pub payload: Payload,
     /// The variant's doc comment.
     pub description: Option<&'static str>,
@@ -187,17 +195,76 @@ impl Object {
 
 /// The schema of enum `S`: `oneOf` its variants.
 pub fn build<S: Subtypes + ?Sized>(generator: &mut SchemaGenerator) -> Schema {
+    let parts = S::parts(generator, 0);
+    assemble(S::KEY, S::FIRST_MATCH, parts)
+}
+
+/// The schema of a registry's table (a trait's, or a profile's): one part
+/// per subtype, in the table's order.
+pub(crate) fn registry_schema<T: ?Sized + 'static>(
+    registry: &Registry<T>,
+    generator: &mut SchemaGenerator,
+) -> Schema {
+    let parts = registry
+        .subtypes()
+        .iter()
+        .map(|s| Part {
+            kind: if s.fallback {
+                PartKind::Fallback
+            } else {
+                PartKind::Subtype
+            },
+            tags: s.tag.iter().chain(&s.aliases).map(literal).collect(),
+            when_fields: Cow::Owned(s.when_fields.iter().map(|f| intern(f)).collect()),
+            payload: Payload::Newtype(s.schema.map(|d| (d.schema)(generator))),
+            description: None,
+        })
+        .collect();
+    assemble(registry.tag_key(), false, parts)
+}
+
+fn literal(tag: &OwnedLiteral) -> Value {
+    match tag {
+        OwnedLiteral::Str(s) => Value::from(&**s),
+        OwnedLiteral::I64(v) => Value::from(*v),
+        OwnedLiteral::U64(v) => Value::from(*v),
+        OwnedLiteral::Bool(v) => Value::from(*v),
+    }
+}
+
+/// A root schema (draft 2020-12, or `generator`'s settings) titled `title`,
+/// with the definitions `schema` used.
+pub(crate) fn root_schema(
+    title: &str,
+    schema: impl FnOnce(&mut SchemaGenerator) -> Schema,
+) -> Schema {
+    let mut generator = SchemaGenerator::default();
+    let mut root = schema(&mut generator).to_value();
+    let definitions = generator.take_definitions(true);
+    if let Value::Object(object) = &mut root {
+        if let Some(meta) = generator.settings().meta_schema.as_deref() {
+            object.insert("$schema".into(), meta.into());
+        }
+        object.insert("title".into(), title.into());
+        if !definitions.is_empty() {
+            object.insert("$defs".into(), definitions.into());
+        }
+    }
+    Schema::try_from(root).unwrap_or_default()
+}
+
+fn assemble(key: Option<&str>, first_match: bool, parts: Vec<Part>) -> Schema {
     let mut subtypes = Vec::new();
     let mut fallback = None;
-    for part in S::parts(generator, 0) {
+    for part in parts {
         match part.kind {
             PartKind::Fallback => fallback = Some(part),
             _ => flatten_into(part, &mut subtypes),
         }
     }
-    let schema = match S::KEY {
+    let schema = match key {
         Some(key) => tagged(key, subtypes, fallback),
-        None => presence(S::FIRST_MATCH, subtypes, fallback),
+        None => presence(first_match, subtypes, fallback),
     };
     Schema::from(schema)
 }
@@ -278,7 +345,7 @@ fn presence(first_match: bool, subtypes: Vec<Part>, fallback: Option<Part>) -> M
     for part in subtypes {
         let mut constraint = Map::new();
         constraint.insert("type".into(), "object".into());
-        match part.when_fields {
+        match &*part.when_fields {
             [] => {}
             [one] => {
                 constraint.insert("required".into(), json!([one]));
@@ -299,7 +366,7 @@ fn presence(first_match: bool, subtypes: Vec<Part>, fallback: Option<Part>) -> M
         if first_match && !exclude.is_empty() {
             constraint.insert("not".into(), json!({ "anyOf": any_present(&exclude) }));
         }
-        earlier.extend(part.when_fields);
+        earlier.extend(part.when_fields.iter().copied());
         let constraint = Value::Object(constraint);
         let branch = match part.payload {
             Payload::Unit | Payload::Newtype(None) => constraint,

@@ -11,3 +11,11 @@ fn ui() {
     let t = trybuild::TestCases::new();
     t.compile_fail("tests/ui/*.rs");
 }
+
+/// Mistakes that are errors only with the `schemars` feature.
+#[cfg(feature = "schemars")]
+#[test]
+fn ui_schemars() {
+    let t = trybuild::TestCases::new();
+    t.compile_fail("tests/ui-schemars/*.rs");
+}

@@ -10,7 +10,7 @@ use crate::case::{RenameRule, RULES};
 use crate::ctx::Ctxt;
 
 const CONTAINER_KEYS: &str =
-    "`tag`, `tag_type`, `rename_all`, `first_match`, `max_depth`, `visible`";
+    "`tag`, `tag_type`, `rename_all`, `first_match`, `max_depth`, `visible`, `schema`";
 const VARIANT_KEYS: &str = "`name`, `alias`, `fallback`, `when_field`, `nested`";
 const IMPL_KEYS: &str = "`name`, `alias`, `fallback`, `when_field`";
 
@@ -72,6 +72,9 @@ pub struct ContainerAttrs {
     /// `visible`: a payload field named like the tag is the tag: it
     /// receives the tag's value on read and is what is written.
     pub visible: Option<Spanned<()>>,
+    /// `schema` (traits): `dyn Trait` gets a JSON Schema, so every
+    /// registered impl must implement `JsonSchema`.
+    pub schema: Option<Spanned<()>>,
     /// Whether an unknown key was reported, so checks of missing keys stay quiet.
     pub had_unknown_key: bool,
 }
@@ -107,6 +110,9 @@ impl ContainerAttrs {
             } else if meta.path.is_ident("visible") {
                 let tokens = meta.path.to_token_stream();
                 set_once(cx, &meta, &mut out.visible, (), tokens);
+            } else if meta.path.is_ident("schema") {
+                let tokens = meta.path.to_token_stream();
+                set_once(cx, &meta, &mut out.schema, (), tokens);
             } else if meta.path.is_ident("first_match") {
                 let tokens = meta.path.to_token_stream();
                 set_once(cx, &meta, &mut out.first_match, (), tokens);

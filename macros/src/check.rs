@@ -18,6 +18,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     check_when_field_needs_presence(cx, cont);
     check_presence_variants(cx, cont);
     check_first_match_needs_presence(cx, cont);
+    check_schema_is_for_traits(cx, cont);
     check_nested_variants(cx, cont);
     check_newtype_of_itself(cx, cont);
     check_no_serde_derive(cx, cont);
@@ -149,6 +150,17 @@ fn check_first_match_needs_presence(cx: &Ctxt, cont: &Container) {
         cx.error_spanned_by(
             first_match,
             "`first_match` settles ties between `when_field` variants; an enum with a `tag` has none, remove it",
+        );
+    }
+}
+
+/// An enum's variants are known at compile time, so it always has a schema
+/// with the `schemars` feature; only a trait, whose impls are not, opts in.
+fn check_schema_is_for_traits(cx: &Ctxt, cont: &Container) {
+    if let Some(schema) = &cont.attrs.schema {
+        cx.error_spanned_by(
+            schema,
+            "`schema` is for traits; an enum gets its schema from the `schemars` feature, remove it",
         );
     }
 }

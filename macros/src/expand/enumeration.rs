@@ -227,6 +227,7 @@ fn generate(cont: &Container) -> TokenStream {
     };
     // `JsonSchema`, kept only when the runtime's `schemars` feature is on.
     let schema = super::schema::generate(cont);
+    let tagged_one = super::tagged_one::generate(cont);
 
     quote! {
         #[doc(hidden)]
@@ -308,6 +309,7 @@ fn generate(cont: &Container) -> TokenStream {
             }
 
             #schema
+            #tagged_one
 
             #fallback_check
         };

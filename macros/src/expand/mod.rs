@@ -4,6 +4,7 @@
 mod bound;
 mod enumeration;
 mod schema;
+mod tagged_one;
 mod traits;
 
 use proc_macro2::TokenStream;

@@ -113,6 +113,31 @@ pub fn generate(cont: &Container) -> TokenStream {
                     #private::schema::build::<Self>(__generator)
                 }
             }
+
+            #private::utoipa_gate! {
+                #[automatically_derived]
+                impl #impl_generics #private::openapi::utoipa::PartialSchema for #ident #ty_generics #where_clause {
+                    fn schema() -> #private::openapi::utoipa::openapi::RefOr<#private::openapi::utoipa::openapi::schema::Schema> {
+                        #private::openapi::schema::<Self>()
+                    }
+                }
+
+                #[automatically_derived]
+                impl #impl_generics #private::openapi::utoipa::ToSchema for #ident #ty_generics #where_clause {
+                    fn name() -> ::std::borrow::Cow<'static, str> {
+                        <Self as #private::schema::schemars::JsonSchema>::schema_name()
+                    }
+
+                    fn schemas(
+                        __schemas: &mut ::std::vec::Vec<(
+                            ::std::string::String,
+                            #private::openapi::utoipa::openapi::RefOr<#private::openapi::utoipa::openapi::schema::Schema>,
+                        )>,
+                    ) {
+                        #private::openapi::schemas::<Self>(__schemas)
+                    }
+                }
+            }
         }
     }
 }
@@ -193,7 +218,7 @@ fn part(cont: &Container, v: &Variant) -> TokenStream {
                     ::std::vec![#(#tags),*];
                 __tags.into_iter().flatten().collect()
             },
-            when_fields: &[#(#when_fields),*],
+            when_fields: ::std::borrow::Cow::Borrowed(&[#(#when_fields),*]),
             payload: #payload,
             description: #description,
         }

@@ -28,6 +28,7 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
     };
     let max_depth = tr.attrs.max_depth.as_ref().map_or(128, |d| d.value);
     let visible = tr.attrs.visible.is_some();
+    let schema = tr.attrs.schema.is_some();
     let ident = tr.ident().clone();
     item.supertraits
         .push(syn::parse_quote!(::json_subtypes::__private::Subtype));
@@ -66,6 +67,67 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             }
         }
     });
+    // `schema`: each registration carries its type's schema, which the
+    // bound demands at the impl; the schema itself is assembled at run time
+    // from the table (see the runtime's `schema::registered`).
+    let (schema_bound, described, schema_impl) = match schema {
+        false => (quote!(), quote!(::core::option::Option::None), quote!()),
+        true => {
+            let ident_name = ident.to_string();
+            (
+                quote!(+ #private::SchemaSubtype<dyn #ident>),
+                quote!(::core::option::Option::Some(#private::Described::of::<__C, dyn #ident>())),
+                quote! {
+                    #private::schema_gate! {
+                        #[automatically_derived]
+                        impl #private::schema::schemars::JsonSchema for dyn #ident {
+                            fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                                ::std::borrow::Cow::Borrowed(#ident_name)
+                            }
+
+                            fn schema_id() -> ::std::borrow::Cow<'static, str> {
+                                ::std::borrow::Cow::Borrowed(
+                                    ::core::concat!(::core::module_path!(), "::dyn ", #ident_name)
+                                )
+                            }
+
+                            fn json_schema(
+                                __generator: &mut #private::schema::schemars::SchemaGenerator,
+                            ) -> #private::schema::schemars::Schema {
+                                #private::schema::registered::<dyn #ident>(__generator)
+                            }
+                        }
+
+                        // On the box: utoipa's traits are for sized types.
+                        #private::utoipa_gate! {
+                            #[automatically_derived]
+                            impl #private::openapi::utoipa::PartialSchema for ::std::boxed::Box<dyn #ident> {
+                                fn schema() -> #private::openapi::utoipa::openapi::RefOr<#private::openapi::utoipa::openapi::schema::Schema> {
+                                    #private::openapi::schema::<dyn #ident>()
+                                }
+                            }
+
+                            #[automatically_derived]
+                            impl #private::openapi::utoipa::ToSchema for ::std::boxed::Box<dyn #ident> {
+                                fn name() -> ::std::borrow::Cow<'static, str> {
+                                    ::std::borrow::Cow::Borrowed(#ident_name)
+                                }
+
+                                fn schemas(
+                                    __schemas: &mut ::std::vec::Vec<(
+                                        ::std::string::String,
+                                        #private::openapi::utoipa::openapi::RefOr<#private::openapi::utoipa::openapi::schema::Schema>,
+                                    )>,
+                                ) {
+                                    #private::openapi::schemas::<dyn #ident>(__schemas)
+                                }
+                            }
+                        }
+                    }
+                },
+            )
+        }
+    };
     quote! {
         #item
 
@@ -82,6 +144,7 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                 #private::Entry<dyn #ident>,
                 fn() -> #private::native::Readers<dyn #ident>,
                 fn() -> __Markers,
+                ::core::option::Option<#private::Described>,
             );
 
             #private::inventory::collect!(__Registration);
@@ -93,9 +156,9 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                     markers: fn() -> __Markers,
                 ) -> __Registration
                 where
-                    __C: #ident + #private::serde::de::DeserializeOwned + 'static,
+                    __C: #ident + #private::serde::de::DeserializeOwned + 'static #schema_bound,
                 {
-                    __Registration(entry, #private::native::readers::<dyn #ident, __C>, markers)
+                    __Registration(entry, #private::native::readers::<dyn #ident, __C>, markers, #described)
                 }
             }
 
@@ -111,7 +174,7 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                             #visible,
                             #private::inventory::iter::<__Registration>
                                 .into_iter()
-                                .map(|__r| (&__r.0, __r.1, #private::marker::Conversions::new((__r.2)()))),
+                                .map(|__r| (&__r.0, __r.1, #private::marker::Conversions::new((__r.2)()), __r.3)),
                         )
                     })
                 }
@@ -142,6 +205,8 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             }
 
             #(#marked)*
+
+            #schema_impl
         };
     }
 }
@@ -178,11 +243,33 @@ pub fn expand_impl(args: TokenStream, item: ItemImpl) -> TokenStream {
     let fallback = imp.is_fallback();
     let fields = imp.attrs.when_fields.iter();
     let aliases = imp.tags.iter().skip(1).map(|t| literal(&t.value));
+    // `Tagged`: the type written and read alone as `dyn Trait` would.
+    // A named type only, as for enum payloads (see `expand::tagged_one`).
+    let tagged_one = match self_ty {
+        syn::Type::Path(p) if p.qself.is_none() => quote! {
+            impl #private::SubtypeOf<dyn #trait_path> for #self_ty {
+                fn __json_subtypes_write<__S: #private::serde::Serializer>(&self, __serializer: __S) -> ::core::result::Result<__S::Ok, __S::Error> {
+                    #private::tagged_one::write_registered::<dyn #trait_path, Self, __S>(self, __serializer)
+                }
+            }
+
+            impl #private::FromHierarchy<dyn #trait_path> for #self_ty {
+                type __Read = ::std::boxed::Box<dyn #trait_path>;
+
+                fn __json_subtypes_take<__E: #private::serde::de::Error>(__read: Self::__Read) -> ::core::result::Result<Self, __E> {
+                    #private::tagged_one::take_registered::<dyn #trait_path, Self>(__read).map_err(__E::custom)
+                }
+            }
+        },
+        _ => quote!(),
+    };
     quote! {
         #item
 
         #[allow(non_upper_case_globals)]
         const _: () = {
+            #tagged_one
+
             // A clear error when the trait has no `#[json_subtypes]`.
             fn __json_subtypes_assert_registered<__T: ?Sized + #private::Registered>() {}
             let _: fn() = __json_subtypes_assert_registered::<dyn #trait_path>;

@@ -1,0 +1,83 @@
+//! `Tagged` for an enum's payload types: `SubtypeOf<Enum>` and
+//! `FromHierarchy<Enum>` for the payload of each newtype variant, emitted
+//! inside the enum's `const _` block, where its `__Table` lives. Writing
+//! goes through the runtime's `TaggedSerializer` with the variant's index,
+//! exactly as the enum writes that variant. Both methods are generic (over
+//! the serializer, the error type), so an enum whose payloads are never
+//! used with `Tagged` compiles none of them to machine code.
+
+use proc_macro2::TokenStream;
+use quote::{quote, ToTokens};
+
+use crate::ast::{Container, Variant};
+
+pub fn generate(cont: &Container) -> TokenStream {
+    // A generic enum's impls would be impls for type parameters (refused by
+    // the orphan rule) or need its bounds; those get none.
+    if !cont.item.generics.params.is_empty() {
+        return quote!();
+    }
+    let private = quote!(::json_subtypes::__private);
+    let ident = cont.ident();
+    let name = cont
+        .serde_value("rename", false)
+        .unwrap_or_else(|| ident.to_string());
+    let payloads: Vec<String> = cont
+        .variants
+        .iter()
+        .filter_map(|v| v.payload())
+        .map(|ty| ty.to_token_stream().to_string())
+        .collect();
+    let impls = cont.variants.iter().enumerate().filter_map(|(index, v)| {
+        let ty = v.payload()?;
+        // A type two variants hold would get two impls.
+        let text = ty.to_token_stream().to_string();
+        if !eligible(v) || payloads.iter().filter(|p| **p == text).count() > 1 {
+            return None;
+        }
+        // A named type only: a reference would overlap the runtime's impl
+        // for `&C`, and projections or macros cannot take impls.
+        if !matches!(ty, syn::Type::Path(p) if p.qself.is_none()) {
+            return None;
+        }
+        let index = index as u32;
+        let variant = v.ident();
+        let variant_name = variant.to_string();
+        let type_name = format!("{ident}::{variant}");
+        Some(quote! {
+            #[automatically_derived]
+            impl #private::SubtypeOf<#ident> for #ty {
+                fn __json_subtypes_write<__S: #private::serde::Serializer>(&self, __serializer: __S) -> ::core::result::Result<__S::Ok, __S::Error> {
+                    #private::serde::Serializer::serialize_newtype_variant(
+                        #private::TaggedSerializer::<__S, __Table>::new(__serializer),
+                        #name,
+                        #index,
+                        #variant_name,
+                        self,
+                    )
+                }
+            }
+
+            #[automatically_derived]
+            impl #private::FromHierarchy<#ident> for #ty {
+                type __Read = #ident;
+
+                #[allow(unreachable_patterns)]
+                fn __json_subtypes_take<__E: #private::serde::de::Error>(__read: #ident) -> ::core::result::Result<Self, __E> {
+                    match __read {
+                        #ident::#variant(__value) => ::core::result::Result::Ok(__value),
+                        __other => ::core::result::Result::Err(__E::custom(
+                            #private::tagged_one::enum_mismatch::<#ident, __Table>(&__other, #index, #type_name),
+                        )),
+                    }
+                }
+            }
+        })
+    });
+    quote!(#(#impls)*)
+}
+
+/// A variant serde reads and writes as it is, with a tag of its own.
+fn eligible(v: &Variant) -> bool {
+    !v.is_fallback() && !v.is_nested() && v.serde.is_empty() && v.is_readable() && v.is_writable()
+}
