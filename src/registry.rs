@@ -91,6 +91,10 @@ pub struct Registry<T: ?Sized + 'static> {
     pub(crate) fatal: Option<String>,
     position: TagPosition,
     max_depth: u32,
+    /// `max_buffer`: bytes an object may buffer before its tag.
+    max_buffer: Option<usize>,
+    /// `require_tag_first`: a key before the tag is an error.
+    require_tag_first: bool,
     /// `visible`: every payload reads the tag entry and writes the tag as
     /// its own field.
     visible: bool,
@@ -145,10 +149,13 @@ impl<T: ?Sized> Clone for Subtype_<T> {
 impl<T: ?Sized + 'static> Registry<T> {
     /// Builds the table of a trait from its registrations, sorted by type
     /// name so every build sees the same order whatever the link order.
+    #[allow(clippy::too_many_arguments)]
     pub fn from_entries<'a>(
         name: &str,
         key: Option<&'static str>,
         max_depth: u32,
+        max_buffer: Option<usize>,
+        require_tag_first: bool,
         visible: bool,
         entries: impl IntoIterator<Item = (&'a Entry<T>, fn() -> Readers<T>, Conversions)>,
     ) -> Self {
@@ -173,6 +180,7 @@ impl<T: ?Sized + 'static> Registry<T> {
         subtypes.sort_by(|a, b| (a.type_name, &a.tag).cmp(&(b.type_name, &b.tag)));
         let mut out = Registry::build(name, key.map(Arc::from), subtypes, TagPosition::First);
         out.max_depth = max_depth;
+        out.set_limits(max_buffer, require_tag_first);
         out.visible = visible && out.key.is_some();
         if out.entries.is_empty() {
             let problem = format!(
@@ -208,6 +216,8 @@ impl<T: ?Sized + 'static> Registry<T> {
             fatal: None,
             position,
             max_depth: crate::buffer::DEFAULT_MAX_DEPTH,
+            max_buffer: None,
+            require_tag_first: false,
             visible: false,
         };
         for (index, entry) in entries.into_iter().enumerate() {
@@ -286,6 +296,16 @@ impl<T: ?Sized + 'static> Registry<T> {
 
     pub(crate) fn max_depth_value(&self) -> u32 {
         self.max_depth
+    }
+
+    /// `max_buffer` and `require_tag_first` (the latter only with a tag key).
+    pub(crate) fn set_limits(&mut self, max_buffer: Option<usize>, require_tag_first: bool) {
+        self.max_buffer = max_buffer;
+        self.require_tag_first = require_tag_first && self.key.is_some();
+    }
+
+    pub(crate) fn limits(&self) -> (Option<usize>, bool) {
+        (self.max_buffer, self.require_tag_first)
     }
 
     pub(crate) fn set_visible(&mut self, visible: bool) {
@@ -471,6 +491,9 @@ impl<'de, T: ?Sized + 'static> Subtypes<'de> for &Registry<T> {
     }
 
     fn hoist_key(&self) -> Option<&'static str> {
+        if self.max_buffer.is_some() || self.require_tag_first {
+            return None;
+        }
         self.key
     }
 
@@ -518,6 +541,16 @@ impl<'de, T: ?Sized + 'static> Subtypes<'de> for &Registry<T> {
 
     fn max_depth(&self) -> u32 {
         self.max_depth
+    }
+
+    #[inline]
+    fn max_buffer(&self) -> Option<usize> {
+        self.max_buffer
+    }
+
+    #[inline]
+    fn require_tag_first(&self) -> bool {
+        self.require_tag_first
     }
 
     fn build<P>(&self, index: u32, payload: P) -> Result<Box<T>, <P as Deserializer<'de>>::Error>
