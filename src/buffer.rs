@@ -210,22 +210,26 @@ impl<'de> Buffer<'de> {
         deserializer.deserialize_any(self.recorder(max_depth))
     }
 
-    /// Records the value of the map entry whose key was just read. With a
-    /// `limit`, the key is refused if it took the buffer past it, and so is
-    /// the value as soon as it does (see `Recorder::limit`).
-    #[inline]
-    pub(crate) fn record_value<A>(
+    /// Records the value of the map entry whose key was just read.
+    pub(crate) fn record_value<A>(&mut self, map: &mut A, max_depth: u32) -> Result<(), A::Error>
+    where
+        A: MapAccess<'de>,
+    {
+        map.next_value_seed(ValueSeed(self.recorder(max_depth)))
+    }
+
+    /// `record_value` within `limit`: the key is refused if it took the
+    /// buffer past it, and so is the value as soon as it does (see
+    /// `Recorder::limit`).
+    pub(crate) fn record_value_within<A>(
         &mut self,
         map: &mut A,
         max_depth: u32,
-        limit: Option<&Limit<'_>>,
+        limit: &Limit<'_>,
     ) -> Result<(), A::Error>
     where
         A: MapAccess<'de>,
     {
-        let Some(limit) = limit else {
-            return map.next_value_seed(ValueSeed(self.recorder(max_depth)));
-        };
         limit.check(self.len(), 0)?;
         let mut recorder = self.recorder(max_depth);
         recorder.limit = Some(limit);

@@ -626,14 +626,14 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
                         }
                     };
                 }
-                Some(false) => {
-                    let limit = s.max_buffer().map(|max| Limit {
-                        max,
-                        name: s.name(),
-                        tag: s.key(),
-                    });
-                    prefix.record_value(&mut map, depth, limit.as_ref())?
-                }
+                Some(false) => match s.max_buffer() {
+                    None => prefix.record_value(&mut map, depth)?,
+                    Some(max) => {
+                        let (name, tag) = (s.name(), s.key());
+                        let limit = Limit { max, name, tag };
+                        prefix.record_value_within(&mut map, depth, &limit)?
+                    }
+                },
                 None => break,
             }
         }

@@ -95,6 +95,10 @@ pub struct Registry<T: ?Sized + 'static> {
     max_buffer: Option<usize>,
     /// `require_tag_first`: a key before the tag is an error.
     require_tag_first: bool,
+    /// The key when a replay may hand the tag entry first: not for a
+    /// limited registry (see `Subtypes::max_buffer`). Kept apart so the
+    /// tag-first read asks one field, as before limits existed.
+    hoist: Option<&'static str>,
     /// `visible`: every payload reads the tag entry and writes the tag as
     /// its own field.
     visible: bool,
@@ -149,7 +153,6 @@ impl<T: ?Sized> Clone for Subtype_<T> {
 impl<T: ?Sized + 'static> Registry<T> {
     /// Builds the table of a trait from its registrations, sorted by type
     /// name so every build sees the same order whatever the link order.
-    #[allow(clippy::too_many_arguments)]
     pub fn from_entries<'a>(
         name: &str,
         key: Option<&'static str>,
@@ -218,8 +221,10 @@ impl<T: ?Sized + 'static> Registry<T> {
             max_depth: crate::buffer::DEFAULT_MAX_DEPTH,
             max_buffer: None,
             require_tag_first: false,
+            hoist: None,
             visible: false,
         };
+        out.hoist = out.key;
         for (index, entry) in entries.into_iter().enumerate() {
             let index = index as u32;
             if let Some(tag) = &entry.tag {
@@ -302,6 +307,8 @@ impl<T: ?Sized + 'static> Registry<T> {
     pub(crate) fn set_limits(&mut self, max_buffer: Option<usize>, require_tag_first: bool) {
         self.max_buffer = max_buffer;
         self.require_tag_first = require_tag_first && self.key.is_some();
+        let limited = self.max_buffer.is_some() || self.require_tag_first;
+        self.hoist = if limited { None } else { self.key };
     }
 
     pub(crate) fn limits(&self) -> (Option<usize>, bool) {
@@ -491,10 +498,7 @@ impl<'de, T: ?Sized + 'static> Subtypes<'de> for &Registry<T> {
     }
 
     fn hoist_key(&self) -> Option<&'static str> {
-        if self.max_buffer.is_some() || self.require_tag_first {
-            return None;
-        }
-        self.key
+        self.hoist
     }
 
     fn name(&self) -> &str {
