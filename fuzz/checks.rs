@@ -61,6 +61,42 @@ pub enum Animal {
     Other(Unknown),
 }
 
+/// `Animal` under `max_buffer` and under `require_tag_first`: each reads
+/// what `Animal` reads, or refuses it with its limit's error.
+#[json_subtypes(tag = "type", max_buffer = 64)]
+#[derive(Debug, Clone, PartialEq)]
+pub enum BoundedAnimal {
+    #[json_subtypes(name = "dog", alias = "d")]
+    Dog(Dog),
+    #[json_subtypes(name = "inner")]
+    Inner(Inner),
+    #[json_subtypes(name = 2)]
+    Cat(Cat),
+    #[json_subtypes(name = true)]
+    Bird { wings: u8 },
+    #[json_subtypes(name = "fish")]
+    Fish,
+    #[json_subtypes(fallback)]
+    Other(Unknown),
+}
+
+#[json_subtypes(tag = "type", require_tag_first)]
+#[derive(Debug, Clone, PartialEq)]
+pub enum TagFirstAnimal {
+    #[json_subtypes(name = "dog", alias = "d")]
+    Dog(Dog),
+    #[json_subtypes(name = "inner")]
+    Inner(Inner),
+    #[json_subtypes(name = 2)]
+    Cat(Cat),
+    #[json_subtypes(name = true)]
+    Bird { wings: u8 },
+    #[json_subtypes(name = "fish")]
+    Fish,
+    #[json_subtypes(fallback)]
+    Other(Unknown),
+}
+
 /// serde's internally tagged twin of the known variants, for the
 /// differential check.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -129,7 +165,16 @@ pub fn check_enum(data: &[u8]) {
     let last = format!(r#"{{{entry},"type":"inner"}}"#);
     let back: Animal = serde_json::from_str(&last).expect("the tag last must read");
     assert_eq!(back, inner, "round trip of {last}");
-    if let Ok(value) = serde_json::from_slice::<Animal>(data) {
+    let loose = serde_json::from_slice::<Animal>(data);
+    within_limit::<BoundedAnimal>("BoundedAnimal", data, &loose, |e| {
+        e == "more than 64 bytes buffered before the tag `type` of BoundedAnimal (max_buffer = 64)"
+    });
+    within_limit::<TagFirstAnimal>("TagFirstAnimal", data, &loose, |e| {
+        e.starts_with(
+            "the tag `type` of TagFirstAnimal must be the first key (require_tag_first), found ",
+        )
+    });
+    if let Ok(value) = loose {
         let text = serde_json::to_vec(&value).expect("a value read must be writable");
         let back: Animal = serde_json::from_slice(&text).expect("what we write must read");
         assert_eq!(
@@ -138,6 +183,37 @@ pub fn check_enum(data: &[u8]) {
             "round trip of {}",
             String::from_utf8_lossy(&text)
         );
+    }
+}
+
+/// `T`, a limited twin of `Animal`, reads what `Animal` read (the same
+/// value, written the same), or fails as it did, or with the limit's error
+/// (`is_limit`); and what it writes it reads back under its limit. `name`
+/// is `T`'s, which its other errors say instead of `Animal`.
+fn within_limit<T>(
+    name: &str,
+    data: &[u8],
+    loose: &serde_json::Result<Animal>,
+    is_limit: impl Fn(&str) -> bool,
+) where
+    T: Serialize + serde::de::DeserializeOwned + PartialEq + std::fmt::Debug,
+{
+    match (serde_json::from_slice::<T>(data), loose) {
+        (Ok(value), Ok(loose)) => {
+            let text = serde_json::to_string(&value).expect("a value read must be writable");
+            assert_eq!(text, serde_json::to_string(loose).unwrap());
+            let back: T = serde_json::from_str(&text).expect("what we write must read");
+            assert_eq!(back, value, "round trip of {text}");
+        }
+        (Ok(value), Err(e)) => {
+            panic!("the limited read gave {value:?} where the loose one failed: {e}")
+        }
+        (Err(e), Ok(_)) => assert!(is_limit(&without_position(&e)), "{e}"),
+        (Err(e), Err(loose)) => {
+            let e = without_position(&e);
+            let same = e.replace(name, "Animal") == without_position(loose);
+            assert!(same || is_limit(&e), "{e} / {loose}");
+        }
     }
 }
 

@@ -218,6 +218,25 @@ impl<'de> Buffer<'de> {
         map.next_value_seed(ValueSeed(self.recorder(max_depth)))
     }
 
+    /// `record_value` within `limit`: the key is refused if it took the
+    /// buffer past it, and so is the value as soon as it does (see
+    /// `Recorder::limit`).
+    pub(crate) fn record_value_within<A>(
+        &mut self,
+        map: &mut A,
+        max_depth: u32,
+        limit: &Limit<'_>,
+    ) -> Result<(), A::Error>
+    where
+        A: MapAccess<'de>,
+    {
+        limit.check(self.len(), 0)?;
+        let mut recorder = self.recorder(max_depth);
+        recorder.limit = Some(limit);
+        map.next_value_seed(ValueSeed(recorder))?;
+        limit.check(self.len(), 0)
+    }
+
     /// What a replay answers for `is_human_readable`: the format's answer if
     /// a value was recorded from it, else serde's default.
     #[inline]
@@ -230,6 +249,7 @@ impl<'de> Buffer<'de> {
         Recorder {
             buf: self,
             depth: max_depth,
+            limit: None,
         }
     }
 
@@ -498,10 +518,48 @@ fn put_slice_ref(code: &mut Vec<u8>, kind: u8, v: &[u8]) {
     code.extend_from_slice(&entry);
 }
 
+/// `max_buffer`: how many bytes a set of subtypes lets the engine buffer
+/// before the tag (or, in presence mode, of the whole object), and whose
+/// limit it is, for the error.
+pub(crate) struct Limit<'a> {
+    pub(crate) max: usize,
+    pub(crate) name: &'a str,
+    pub(crate) tag: Option<&'a str>,
+}
+
+impl Limit<'_> {
+    /// An error when `len` bytes and `more` to come are over the limit.
+    #[inline]
+    pub(crate) fn check<E: de::Error>(&self, len: usize, more: usize) -> Result<(), E> {
+        if len.saturating_add(more) > self.max {
+            return Err(self.exceeded());
+        }
+        Ok(())
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn exceeded<E: de::Error>(&self) -> E {
+        let (max, name) = (self.max, self.name);
+        match self.tag {
+            Some(tag) => E::custom(format_args!(
+                "more than {max} bytes buffered before the tag `{tag}` of {name} (max_buffer = {max})"
+            )),
+            None => E::custom(format_args!(
+                "more than {max} bytes buffered to pick the subtype of {name} (max_buffer = {max})"
+            )),
+        }
+    }
+}
+
 /// Recording visitor. `depth` counts down; at zero the input is too deep.
 pub(crate) struct Recorder<'b, 'de> {
     buf: &'b mut Buffer<'de>,
     depth: u32,
+    /// Checked after each element of a container and before a string is
+    /// copied, so that one huge value is refused as it comes, not after it
+    /// was held whole.
+    limit: Option<&'b Limit<'b>>,
 }
 
 impl<'b, 'de> Recorder<'b, 'de> {
@@ -514,8 +572,18 @@ impl<'b, 'de> Recorder<'b, 'de> {
             Some(depth) if depth > 0 => Ok(Recorder {
                 buf: self.buf,
                 depth,
+                limit: self.limit,
             }),
             _ => Err(too_deep()),
+        }
+    }
+
+    /// `Limit::check` for the buffer so far and `more` bytes to copy.
+    #[inline]
+    fn within<E: de::Error>(&self, more: usize) -> Result<(), E> {
+        match self.limit {
+            Some(limit) => limit.check(self.buf.code.len(), more),
+            None => Ok(()),
         }
     }
 
@@ -644,7 +712,8 @@ impl<'de> Visitor<'de> for Recorder<'_, 'de> {
         Ok(())
     }
 
-    fn visit_str<E>(self, v: &str) -> Result<(), E> {
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<(), E> {
+        self.within(v.len())?;
         self.buf.push_str(v);
         Ok(())
     }
@@ -654,7 +723,8 @@ impl<'de> Visitor<'de> for Recorder<'_, 'de> {
         Ok(())
     }
 
-    fn visit_bytes<E>(self, v: &[u8]) -> Result<(), E> {
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<(), E> {
+        self.within(v.len())?;
         self.buf.push_bytes(v);
         Ok(())
     }
@@ -697,6 +767,7 @@ impl<'de> Visitor<'de> for Recorder<'_, 'de> {
         let at = self.open(SEQ);
         let mut count = 0u64;
         while seq.next_element_seed(RecordSeed(self.nested()?))?.is_some() {
+            self.within(0)?;
             count += 1;
         }
         self.close(at, count)
@@ -709,7 +780,9 @@ impl<'de> Visitor<'de> for Recorder<'_, 'de> {
         let at = self.open(MAP);
         let mut count = 0u64;
         while map.next_key_seed(RecordSeed(self.nested()?))?.is_some() {
+            self.within(0)?;
             map.next_value_seed(RecordSeed(self.nested()?))?;
+            self.within(0)?;
             count += 1;
         }
         self.close(at, count)?;

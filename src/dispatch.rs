@@ -14,7 +14,7 @@ use serde::de::{
     self, DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess, Unexpected, Visitor,
 };
 
-use crate::buffer::{set_hoist, Buffer};
+use crate::buffer::{set_hoist, Buffer, Limit};
 use crate::rest::{
     missing_field, HeadFirst, Payload, PrefixReader, Rest, RestSeq, VariantDeserializer,
 };
@@ -46,6 +46,12 @@ pub trait Dispatch<'de>: Sized {
 
     /// `max_depth = N`: how deeply values may nest.
     const MAX_DEPTH: u32 = crate::buffer::DEFAULT_MAX_DEPTH;
+
+    /// `max_buffer = N`: how many bytes may be buffered before the tag.
+    const MAX_BUFFER: Option<usize> = None;
+
+    /// `require_tag_first`: a key before the tag is an error.
+    const REQUIRE_TAG_FIRST: bool = false;
 
     /// `#[serde(expecting = "...")]`: what a value of the wrong type is
     /// told was expected, instead of our own wording.
@@ -218,6 +224,20 @@ pub trait Subtypes<'de> {
         crate::buffer::DEFAULT_MAX_DEPTH
     }
 
+    /// `max_buffer`: how many bytes of an object may be buffered before its
+    /// tag (in presence mode, of the whole object). A set with a limit
+    /// returns `None` from `hoist_key`, so a replayed object shows its keys
+    /// in their order and the limit sees what the input held.
+    fn max_buffer(&self) -> Option<usize> {
+        None
+    }
+
+    /// `require_tag_first`: a key before the tag is an error (a set that
+    /// says so does not hoist either).
+    fn require_tag_first(&self) -> bool {
+        false
+    }
+
     /// Whether payloads are read through a type-erased deserializer, whose
     /// errors would lose their position; the engine then keeps the original.
     fn erased(&self) -> bool {
@@ -262,6 +282,9 @@ impl<'de, T: Dispatch<'de>> Subtypes<'de> for EnumSubtypes<T> {
 
     #[inline]
     fn hoist_key(&self) -> Option<&'static str> {
+        if T::REQUIRE_TAG_FIRST || T::MAX_BUFFER.is_some() {
+            return None;
+        }
         T::KEY
     }
 
@@ -326,6 +349,16 @@ impl<'de, T: Dispatch<'de>> Subtypes<'de> for EnumSubtypes<T> {
     #[inline]
     fn max_depth(&self) -> u32 {
         T::MAX_DEPTH
+    }
+
+    #[inline]
+    fn max_buffer(&self) -> Option<usize> {
+        T::MAX_BUFFER
+    }
+
+    #[inline]
+    fn require_tag_first(&self) -> bool {
+        T::REQUIRE_TAG_FIRST
     }
 
     #[inline]
@@ -572,7 +605,14 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
                         }
                     };
                 }
-                Some(false) => prefix.record_value(&mut map, depth)?,
+                Some(false) => match s.max_buffer() {
+                    None => prefix.record_value(&mut map, depth)?,
+                    Some(max) => {
+                        let (name, tag) = (s.name(), s.key());
+                        let limit = Limit { max, name, tag };
+                        prefix.record_value_within(&mut map, depth, &limit)?
+                    }
+                },
                 None => break,
             }
         }
@@ -629,6 +669,35 @@ impl<'de, S: Subtypes<'de>> KeySeed<'_, 'de, S> {
             }
         }
     }
+
+    /// `require_tag_first`: `key`, which is not the tag, is refused before
+    /// it is buffered.
+    #[inline]
+    fn not_tag<E: de::Error, K: fmt::Display>(&self, key: K) -> Result<(), E> {
+        if self.subtypes.require_tag_first() {
+            return Err(not_first(self.subtypes, key));
+        }
+        Ok(())
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn not_first<'de, S: Subtypes<'de>, E: de::Error, K: fmt::Display>(s: &S, key: K) -> E {
+    E::custom(format_args!(
+        "the tag `{}` of {} must be the first key (require_tag_first), found `{key}`",
+        s.key().unwrap_or_default(),
+        s.name()
+    ))
+}
+
+/// A byte-string key as text, for messages.
+struct Lossy<'a>(&'a [u8]);
+
+impl fmt::Display for Lossy<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&String::from_utf8_lossy(self.0))
+    }
 }
 
 impl<'de, S: Subtypes<'de>> DeserializeSeed<'de> for KeySeed<'_, 'de, S> {
@@ -653,6 +722,7 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for KeySeed<'_, 'de, S> {
         if self.is_tag(v) {
             return Ok(true);
         }
+        self.not_tag(v)?;
         self.prefix.push_str(v);
         Ok(false)
     }
@@ -661,6 +731,7 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for KeySeed<'_, 'de, S> {
         if self.is_tag(v) {
             return Ok(true);
         }
+        self.not_tag(v)?;
         self.prefix.push_borrowed_str(v);
         Ok(false)
     }
@@ -669,6 +740,7 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for KeySeed<'_, 'de, S> {
         if core::str::from_utf8(v).is_ok_and(|v| self.is_tag(v)) {
             return Ok(true);
         }
+        self.not_tag(Lossy(v))?;
         self.prefix.push_bytes(v);
         Ok(false)
     }
@@ -677,24 +749,28 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for KeySeed<'_, 'de, S> {
         if core::str::from_utf8(v).is_ok_and(|v| self.is_tag(v)) {
             return Ok(true);
         }
+        self.not_tag(Lossy(v))?;
         self.prefix.push_borrowed_bytes(v);
         Ok(false)
     }
 
     // Keys of other kinds (CBOR integers, YAML booleans) are never the tag.
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<bool, E> {
+        self.not_tag(v)?;
         self.prefix.first_use();
         self.prefix.push_u64(v);
         Ok(false)
     }
 
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<bool, E> {
+        self.not_tag(v)?;
         self.prefix.first_use();
         self.prefix.push_i64(v);
         Ok(false)
     }
 
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<bool, E> {
+        self.not_tag(v)?;
         self.prefix.first_use();
         self.prefix.push_bool(v);
         Ok(false)

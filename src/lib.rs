@@ -528,6 +528,98 @@
 //! beside the repository (`../shared/corpora`), `test_corpus`:
 //! `key_order_never_changes_the_verdict`.
 //!
+//! ## Limits for untrusted input: `max_buffer` and `require_tag_first`
+//!
+//! A tag that comes late makes the engine buffer the entries before it, and
+//! presence mode buffers every object whole. For a service that reads
+//! untrusted input, two container keys (on an enum or a trait; on a profile
+//! [`ProfileBuilder::max_buffer`] and [`ProfileBuilder::require_tag_first`])
+//! bound that, each with an error that names the limit:
+//!
+//! - `max_buffer = N` guards against unbounded memory from a huge prefix
+//!   before a late tag (or no tag at all): at most `N` bytes of buffer per
+//!   object, else ``more than N bytes buffered before the tag `type` of
+//!   Animal (max_buffer = N)`` (in presence mode ``... to pick the subtype
+//!   of Pet ...``, where it bounds the whole object). What counts is the
+//!   buffer's own size, the memory and replay work the object costs: a few
+//!   bytes per key and value, the length of a string the format copied
+//!   (escapes, `from_reader`), a fixed few bytes for one it lends from the
+//!   input (`from_str` and `from_slice` without escapes), since only a
+//!   reference is kept. It is checked as the buffer grows (after each entry
+//!   and each element of a container, and before a string is copied), so a
+//!   single huge value is refused as it is read, not after it was held
+//!   whole. The limit is per object, not per read: each object starts from
+//!   zero, and the buffers alive at once are those of the levels around the
+//!   current value (at most `max_depth` of them). A fallback counts when
+//!   the tag is missing (the whole object is buffered for it); what comes
+//!   after a tag is the payload's, and an `Unknown` fallback keeps it
+//!   whatever its size, as a `serde_json::Value` field would. Unlimited by
+//!   default.
+//! - `require_tag_first` guards against the buffering cost itself, as
+//!   System.Text.Json does by default: the tag must be the first key, and
+//!   any other key first is refused before it is buffered (``the tag `type`
+//!   of Animal must be the first key (require_tag_first), found `name` ``).
+//!   Nothing is ever buffered. An object without its tag is refused too,
+//!   fallback or not, since finding that out means reading all of it; `{}`
+//!   still reads as a missing tag. Presence mode has no tag: there it is a
+//!   compile error (a [`BuildError`] for a profile); bound presence mode
+//!   with `max_buffer`. With `require_tag_first`, a `max_buffer` would never
+//!   apply: both on one attribute is a compile error, and on a builder the
+//!   later call replaces the other. A profile that requires the tag first
+//!   and writes it last (`TagPosition::Last`) could not read its own
+//!   output: a [`BuildError`].
+//!
+//! The level that walks an object applies its own limits: a `nested` child
+//! is handed the tag by its parent, so reading the parent applies the
+//! parent's. An object inside a payload is read by its own type with its
+//! own limits, also when the enclosing object was buffered and is replayed:
+//! a replay then shows its keys in their original order (a limited level
+//! does not ask for its tag to be handed over first), so where the outer tag
+//! came never changes the verdict. Writing is unaffected: the tag is written
+//! first by default, so what a type writes it reads back under any limit.
+//!
+//! ```
+//! use json_subtypes::json_subtypes;
+//!
+//! #[json_subtypes(tag = "type", require_tag_first)]
+//! #[derive(Debug, PartialEq)]
+//! enum Event {
+//!     #[json_subtypes(name = "click")]
+//!     Click { x: i32 },
+//! }
+//!
+//! let click: Event = serde_json::from_str(r#"{"type":"click","x":1}"#)?;
+//! assert_eq!(click, Event::Click { x: 1 });
+//! let err = serde_json::from_str::<Event>(r#"{"x":1,"type":"click"}"#).unwrap_err();
+//! assert_eq!(
+//!     err.to_string(),
+//!     "the tag `type` of Event must be the first key (require_tag_first), found `x` at line 1 column 4"
+//! );
+//!
+//! #[json_subtypes(tag = "type", max_buffer = 64)]
+//! #[derive(Debug, PartialEq)]
+//! enum Bounded {
+//!     #[json_subtypes(name = "click")]
+//!     Click { x: i32 },
+//! }
+//!
+//! let late: Bounded = serde_json::from_str(r#"{"x":1,"type":"click"}"#)?;
+//! assert_eq!(late, Bounded::Click { x: 1 });
+//! let huge = format!(r#"{{"pad":[{}],"x":1,"type":"click"}}"#, ["0"; 1000].join(","));
+//! let err = serde_json::from_str::<Bounded>(&huge).unwrap_err();
+//! assert!(err
+//!     .to_string()
+//!     .starts_with("more than 64 bytes buffered before the tag `type` of Bounded (max_buffer = 64)"));
+//! # Ok::<(), serde_json::Error>(())
+//! ```
+//!
+//! Shown by `test_limits`: `bounded_refuses_a_large_prefix`,
+//! `a_huge_value_is_refused_as_it_comes`, `strict_refuses_a_key_before_the_tag`,
+//! `bounded_fallback_refuses_a_large_prefix`, `presence_bounds_the_whole_object`,
+//! `nested_objects_keep_their_own_limits`, `strict_trait_objects`,
+//! `profile_limits`, `profile_build_errors`; compile errors in
+//! `tests/ui/require-tag-first-in-presence-mode.rs` and beside it.
+//!
 //! # Formats and features
 //!
 //! Any self-describing serde format works: the tests run every feature

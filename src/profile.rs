@@ -157,6 +157,8 @@ pub struct ProfileBuilder<T: ?Sized + 'static> {
     described: Vec<(TypeId, Described)>,
     position: Option<TagPosition>,
     max_depth: Option<u32>,
+    max_buffer: Option<usize>,
+    require_tag_first: bool,
     visible: bool,
     problems: Vec<String>,
 }
@@ -189,6 +191,8 @@ impl<T: ?Sized + 'static> Profile<T> {
             described: Vec::new(),
             position: None,
             max_depth: None,
+            max_buffer: None,
+            require_tag_first: false,
             visible: false,
             problems: Vec::new(),
         }
@@ -317,7 +321,8 @@ impl<T: ?Sized + 'static> Profile<T> {
 
 impl<T: ?Sized + Registered + 'static> Profile<T> {
     /// A builder that starts from the attribute registrations of `T`'s
-    /// trait (its tags, tag key, fallback, `max_depth` and `visible`), to
+    /// trait (its tags, tag key, fallback, `max_depth`, `max_buffer`,
+    /// `require_tag_first` and `visible`), to
     /// change before [`build`](ProfileBuilder::build): for example another
     /// tag key for an API version, or another tag for one type.
     pub fn builder_from_registry() -> ProfileBuilder<T> {
@@ -338,6 +343,7 @@ impl<T: ?Sized + Registered + 'static> Profile<T> {
             .filter_map(|s| Some((s.type_id, s.schema?)))
             .collect();
         builder.max_depth = Some(registry.max_depth_value());
+        (builder.max_buffer, builder.require_tag_first) = registry.limits();
         builder.visible = registry.is_visible();
         builder
     }
@@ -438,6 +444,39 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
         self
     }
 
+    /// At most `bytes` bytes of an object may be buffered before its tag
+    /// (in a presence-only profile, of the whole object): more is an error
+    /// naming the limit. Unlimited by default. It bounds the memory and the
+    /// work an object whose tag comes late costs; what counts is the
+    /// buffer's own size (see the crate docs, "Limits for untrusted input").
+    /// Objects with their tag first buffer nothing. Replaces
+    /// [`require_tag_first`](Self::require_tag_first) (one says how much may
+    /// come before the tag, the other that nothing may).
+    pub fn max_buffer(mut self, bytes: usize) -> Self {
+        if bytes == 0 {
+            self.problems.push(
+                "max_buffer(0): no key could come before the tag; use `require_tag_first(true)` instead".to_owned(),
+            );
+        }
+        self.max_buffer = Some(bytes);
+        self.require_tag_first = false;
+        self
+    }
+
+    /// Whether the tag must be the first key of every object, as
+    /// System.Text.Json requires by default: a key before it is an error
+    /// naming the limit, and nothing is ever buffered. An object without
+    /// its tag is refused too, fallback or not (finding out means reading
+    /// the whole object). Needs a tag key. Off by default; `true` replaces
+    /// a [`max_buffer`](Self::max_buffer).
+    pub fn require_tag_first(mut self, require: bool) -> Self {
+        self.require_tag_first = require;
+        if require {
+            self.max_buffer = None;
+        }
+        self
+    }
+
     fn push<C>(&mut self, tag: Option<OwnedLiteral>, fallback: bool, when_fields: Vec<Arc<str>>)
     where
         C: Serialize + DeserializeOwned + 'static,
@@ -534,6 +573,16 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
                 }
             }
         }
+        if self.require_tag_first && self.tag.is_none() {
+            problems.push(
+                "require_tag_first(true): a presence-only profile has no tag to come first; call `.tag(\"...\")` or remove it".to_owned(),
+            );
+        }
+        if self.require_tag_first && position == TagPosition::Last {
+            problems.push(
+                "require_tag_first(true) with tag_position(Last): the profile could not read what it writes; write the tag first or bound the buffer with `max_buffer` instead".to_owned(),
+            );
+        }
         let fallbacks: Vec<&Subtype_<T>> = self.subtypes.iter().filter(|s| s.fallback).collect();
         if fallbacks.len() > 1 {
             problems.push(format!(
@@ -570,6 +619,7 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
         if let Some(max_depth) = self.max_depth {
             registry.set_max_depth(max_depth);
         }
+        registry.set_limits(self.max_buffer, self.require_tag_first);
         registry.set_visible(self.visible);
         debug_assert!(registry.problems().is_empty(), "{:?}", registry.problems());
         Ok(Profile {

@@ -140,6 +140,14 @@ pub struct Registry<T: ?Sized + 'static> {
     pub(crate) fatal: Option<String>,
     position: TagPosition,
     max_depth: u32,
+    /// `max_buffer`: bytes an object may buffer before its tag.
+    max_buffer: Option<usize>,
+    /// `require_tag_first`: a key before the tag is an error.
+    require_tag_first: bool,
+    /// The key when a replay may hand the tag entry first: not for a
+    /// limited registry (see `Subtypes::max_buffer`). Kept apart so the
+    /// tag-first read asks one field, as before limits existed.
+    hoist: Option<&'static str>,
     /// `visible`: every payload reads the tag entry and writes the tag as
     /// its own field.
     visible: bool,
@@ -201,6 +209,8 @@ impl<T: ?Sized + 'static> Registry<T> {
         name: &str,
         key: Option<&'static str>,
         max_depth: u32,
+        max_buffer: Option<usize>,
+        require_tag_first: bool,
         visible: bool,
         entries: impl IntoIterator<
             Item = (
@@ -233,6 +243,7 @@ impl<T: ?Sized + 'static> Registry<T> {
         subtypes.sort_by(|a, b| (a.type_name, &a.tag).cmp(&(b.type_name, &b.tag)));
         let mut out = Registry::build(name, key.map(Arc::from), subtypes, TagPosition::First);
         out.max_depth = max_depth;
+        out.set_limits(max_buffer, require_tag_first);
         out.visible = visible && out.key.is_some();
         if out.entries.is_empty() {
             let problem = format!(
@@ -268,8 +279,12 @@ impl<T: ?Sized + 'static> Registry<T> {
             fatal: None,
             position,
             max_depth: crate::buffer::DEFAULT_MAX_DEPTH,
+            max_buffer: None,
+            require_tag_first: false,
+            hoist: None,
             visible: false,
         };
+        out.hoist = out.key;
         for (index, entry) in entries.into_iter().enumerate() {
             let index = index as u32;
             if let Some(tag) = &entry.tag {
@@ -346,6 +361,18 @@ impl<T: ?Sized + 'static> Registry<T> {
 
     pub(crate) fn max_depth_value(&self) -> u32 {
         self.max_depth
+    }
+
+    /// `max_buffer` and `require_tag_first` (the latter only with a tag key).
+    pub(crate) fn set_limits(&mut self, max_buffer: Option<usize>, require_tag_first: bool) {
+        self.max_buffer = max_buffer;
+        self.require_tag_first = require_tag_first && self.key.is_some();
+        let limited = self.max_buffer.is_some() || self.require_tag_first;
+        self.hoist = if limited { None } else { self.key };
+    }
+
+    pub(crate) fn limits(&self) -> (Option<usize>, bool) {
+        (self.max_buffer, self.require_tag_first)
     }
 
     pub(crate) fn set_visible(&mut self, visible: bool) {
@@ -542,7 +569,7 @@ impl<'de, T: ?Sized + 'static> Subtypes<'de> for &Registry<T> {
     }
 
     fn hoist_key(&self) -> Option<&'static str> {
-        self.key
+        self.hoist
     }
 
     fn name(&self) -> &str {
@@ -589,6 +616,16 @@ impl<'de, T: ?Sized + 'static> Subtypes<'de> for &Registry<T> {
 
     fn max_depth(&self) -> u32 {
         self.max_depth
+    }
+
+    #[inline]
+    fn max_buffer(&self) -> Option<usize> {
+        self.max_buffer
+    }
+
+    #[inline]
+    fn require_tag_first(&self) -> bool {
+        self.require_tag_first
     }
 
     fn build<P>(&self, index: u32, payload: P) -> Result<Box<T>, <P as Deserializer<'de>>::Error>

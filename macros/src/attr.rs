@@ -9,8 +9,7 @@ use syn::{Expr, ExprLit, ExprUnary, Lit, LitStr, UnOp};
 use crate::case::{RenameRule, RULES};
 use crate::ctx::Ctxt;
 
-const CONTAINER_KEYS: &str =
-    "`tag`, `tag_type`, `rename_all`, `first_match`, `max_depth`, `visible`, `schema`";
+const CONTAINER_KEYS: &str = "`tag`, `tag_type`, `rename_all`, `first_match`, `max_depth`, `max_buffer`, `require_tag_first`, `visible`, `schema`";
 const VARIANT_KEYS: &str = "`name`, `alias`, `fallback`, `when_field`, `nested`";
 const IMPL_KEYS: &str = "`name`, `alias`, `fallback`, `when_field`";
 
@@ -69,6 +68,13 @@ pub struct ContainerAttrs {
     /// `max_depth = 500`: how deeply values may nest (default 128, as
     /// serde_json); deeper input is an error, never a stack overflow.
     pub max_depth: Option<Spanned<u32>>,
+    /// `max_buffer = 4096`: how many bytes of an object may be buffered
+    /// before its tag (in presence mode, of the whole object); more is an
+    /// error. Unlimited without it.
+    pub max_buffer: Option<Spanned<u32>>,
+    /// `require_tag_first`: the tag must be an object's first key; a key
+    /// before it is an error and nothing is ever buffered.
+    pub require_tag_first: Option<Spanned<()>>,
     /// `visible`: a payload field named like the tag is the tag: it
     /// receives the tag's value on read and is what is written.
     pub visible: Option<Spanned<()>>,
@@ -107,6 +113,24 @@ impl ContainerAttrs {
                         "`max_depth` takes a whole number from 1 to 4294967295; e.g. `max_depth = 500`",
                     ),
                 }
+            } else if meta.path.is_ident("max_buffer") {
+                let lit: syn::LitInt = meta.value()?.parse()?;
+                match lit.base10_parse::<u32>() {
+                    Ok(n) if n > 0 => {
+                        set_once(cx, &meta, &mut out.max_buffer, n, lit.to_token_stream())
+                    }
+                    Ok(_) => cx.error_spanned_by(
+                        &lit,
+                        "`max_buffer = 0` lets no key come before the tag; write `require_tag_first` instead",
+                    ),
+                    Err(_) => cx.error_spanned_by(
+                        &lit,
+                        "`max_buffer` takes a number of bytes from 1 to 4294967295; e.g. `max_buffer = 4096`",
+                    ),
+                }
+            } else if meta.path.is_ident("require_tag_first") {
+                let tokens = meta.path.to_token_stream();
+                set_once(cx, &meta, &mut out.require_tag_first, (), tokens);
             } else if meta.path.is_ident("visible") {
                 let tokens = meta.path.to_token_stream();
                 set_once(cx, &meta, &mut out.visible, (), tokens);

@@ -7,7 +7,7 @@ use quote::ToTokens;
 use syn::Attribute;
 
 use crate::ast::{Container, Impl, Style, Trait};
-use crate::attr::TagValue;
+use crate::attr::{ContainerAttrs, TagValue};
 use crate::ctx::Ctxt;
 
 pub fn check(cx: &Ctxt, cont: &Container) {
@@ -26,6 +26,8 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     check_unique_tags(cx, cont);
     check_fields_named_like_tag(cx, cont);
     check_visible(cx, cont);
+    check_require_tag_first_needs_tag(cx, &cont.attrs, "enum");
+    check_one_buffer_limit(cx, &cont.attrs);
     check_container_serde_attrs(cx, cont);
     check_variant_serde_attrs(cx, cont);
 }
@@ -284,6 +286,28 @@ fn check_visible(cx: &Ctxt, cont: &Container) {
     }
 }
 
+/// `require_tag_first` is about where the tag comes; presence mode has none.
+fn check_require_tag_first_needs_tag(cx: &Ctxt, attrs: &ContainerAttrs, what: &str) {
+    if let (Some(first), None) = (&attrs.require_tag_first, &attrs.tag) {
+        cx.error_spanned_by(
+            first,
+            format!("`require_tag_first` needs a tag, and this {what} has none (presence mode reads every field to choose); add `tag = \"...\"`, or bound presence mode with `max_buffer` instead"),
+        );
+    }
+}
+
+/// With the tag first nothing is buffered, so a `max_buffer` beside
+/// `require_tag_first` would never apply.
+fn check_one_buffer_limit(cx: &Ctxt, attrs: &ContainerAttrs) {
+    if let (Some(max), Some(_), Some(_)) = (&attrs.max_buffer, &attrs.require_tag_first, &attrs.tag)
+    {
+        cx.error_spanned_by(
+            max,
+            "`max_buffer` bounds what is buffered before the tag, and `require_tag_first` lets nothing come before it; remove one",
+        );
+    }
+}
+
 /// Container-level serde attributes that would change the enum's wire form
 /// conflict with ours; the others pass to serde (see the crate docs' table).
 fn check_container_serde_attrs(cx: &Ctxt, cont: &Container) {
@@ -458,11 +482,14 @@ fn is_self_or_box_of_self(ty: &syn::Type, ident: &syn::Ident) -> bool {
 }
 
 /// The rules for `#[json_subtypes(...)]` on a trait: it takes `tag` (or
-/// nothing, for presence mode), `max_depth` and `visible`.
+/// nothing, for presence mode), `max_depth`, `max_buffer`,
+/// `require_tag_first` and `visible`.
 pub fn check_trait(cx: &Ctxt, tr: &Trait) {
     check_trait_not_generic(cx, tr);
     check_trait_keys(cx, tr);
     check_trait_visible(cx, tr);
+    check_require_tag_first_needs_tag(cx, &tr.attrs, "trait");
+    check_one_buffer_limit(cx, &tr.attrs);
 }
 
 /// One registry per trait: an instantiation of a generic trait has none.

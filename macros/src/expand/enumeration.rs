@@ -166,6 +166,16 @@ fn generate(cont: &Container) -> TokenStream {
     let first_match = cont.attrs.first_match.is_some();
     let has_nested = cont.variants.iter().any(|v| v.is_nested());
     let max_depth = cont.attrs.max_depth.as_ref().map_or(128, |d| d.value);
+    // Only what the enum sets: the defaults live in the runtime.
+    let max_buffer = cont.attrs.max_buffer.as_ref().map(|m| {
+        let bytes = m.value as usize;
+        quote!(const MAX_BUFFER: ::core::option::Option<usize> = ::core::option::Option::Some(#bytes);)
+    });
+    let require_tag_first = cont.attrs.require_tag_first.as_ref().map(|_| {
+        quote!(
+            const REQUIRE_TAG_FIRST: bool = true;
+        )
+    });
     let is_nested_call = if has_nested {
         quote!(__is_nested(index))
     } else {
@@ -273,6 +283,8 @@ fn generate(cont: &Container) -> TokenStream {
                 const FIRST_MATCH: bool = #first_match;
                 const NESTED: bool = #has_nested;
                 const MAX_DEPTH: u32 = #max_depth;
+                #max_buffer
+                #require_tag_first
                 #expecting
 
                 #[inline]

@@ -27,6 +27,14 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
         None => quote!(::core::option::Option::None),
     };
     let max_depth = tr.attrs.max_depth.as_ref().map_or(128, |d| d.value);
+    let max_buffer = match &tr.attrs.max_buffer {
+        Some(m) => {
+            let bytes = m.value as usize;
+            quote!(::core::option::Option::Some(#bytes))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let require_tag_first = tr.attrs.require_tag_first.is_some();
     let visible = tr.attrs.visible.is_some();
     let schema = tr.attrs.schema.is_some();
     let ident = tr.ident().clone();
@@ -171,6 +179,8 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                             #name,
                             #key,
                             #max_depth,
+                            #max_buffer,
+                            #require_tag_first,
                             #visible,
                             #private::inventory::iter::<__Registration>
                                 .into_iter()
