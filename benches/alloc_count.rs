@@ -13,6 +13,7 @@
 //! is). `benches/instructions.sh` runs them all. See PERFORMANCE.md.
 
 mod common;
+mod scale;
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
@@ -113,7 +114,7 @@ fn path(name: &str, what: &str, run: impl Fn(&Inputs) + 'static) -> Path {
         5
     } else if name.starts_with("deep_") {
         20
-    } else if name.contains("vec") {
+    } else if name.contains("vec") || name.starts_with("scale_") {
         100
     } else {
         10_000
@@ -125,6 +126,14 @@ fn path(name: &str, what: &str, run: impl Fn(&Inputs) + 'static) -> Path {
         format!("deep_plain_{depth}")
     } else if name.starts_with("canada_") {
         "canada_plain".to_owned()
+    } else if name.starts_with("ser_small") {
+        "ser_small_plain".to_owned()
+    } else if name.starts_with("small_") {
+        "small_plain".to_owned()
+    } else if name.starts_with("scale_") {
+        "scale_plain".to_owned()
+    } else if name.starts_with("pos_") {
+        "pos_plain".to_owned()
     } else if name.starts_with("io_ser") {
         "io_ser_plain".to_owned()
     } else if name.starts_with("io_") {
@@ -388,6 +397,12 @@ fn paths() -> Vec<Path> {
             ser_io(&i.extra.click_tt)
         }),
     ];
+    out.extend(small_paths());
+    out.extend(
+        scale::paths()
+            .into_iter()
+            .map(|(name, what, run)| path(&name, &what, run)),
+    );
     for (k, depth) in DEPTHS.into_iter().enumerate() {
         out.extend([
             path(
@@ -447,6 +462,90 @@ fn paths() -> Vec<Path> {
         ]);
     }
     out
+}
+
+/// The one-field object (`common/small.rs`): read, tag first and last, and
+/// write, for the enum, the trait object and the profile, beside the peers.
+fn small_paths() -> Vec<Path> {
+    vec![
+        path("small_plain", "one field: plain struct", |i| {
+            drop(black_box(de_small_plain(black_box(&i.small.plain))))
+        }),
+        path("small_ours_first", "one field: ours, tag first", |i| {
+            drop(black_box(de_small_ours(black_box(&i.small.first))))
+        }),
+        path("small_ours_last", "one field: ours, tag last", |i| {
+            drop(black_box(de_small_ours(black_box(&i.small.last))))
+        }),
+        path("small_serde_first", "one field: serde, tag first", |i| {
+            drop(black_box(de_small_serde(black_box(&i.small.first))))
+        }),
+        path("small_serde_last", "one field: serde, tag last", |i| {
+            drop(black_box(de_small_serde(black_box(&i.small.last))))
+        }),
+        path(
+            "small_dyn_plain_boxed",
+            "one field: plain struct, boxed as dyn",
+            |i| drop(black_box(de_small_plain_boxed(black_box(&i.small.plain)))),
+        ),
+        path("small_dyn_first", "one field: ours dyn, tag first", |i| {
+            drop(black_box(de_small_trait(black_box(&i.small.first))))
+        }),
+        path("small_dyn_last", "one field: ours dyn, tag last", |i| {
+            drop(black_box(de_small_trait(black_box(&i.small.last))))
+        }),
+        path(
+            "small_typetag_first",
+            "one field: typetag, tag first",
+            |i| drop(black_box(de_small_typetag(black_box(&i.small.first)))),
+        ),
+        path("small_typetag_last", "one field: typetag, tag last", |i| {
+            drop(black_box(de_small_typetag(black_box(&i.small.last))))
+        }),
+        path(
+            "small_profile_first",
+            "one field: ours profile, tag first",
+            |i| {
+                drop(black_box(de_small_profile(
+                    &i.small.profile,
+                    black_box(&i.small.first),
+                )))
+            },
+        ),
+        path(
+            "small_profile_last",
+            "one field: ours profile, tag last",
+            |i| {
+                drop(black_box(de_small_profile(
+                    &i.small.profile,
+                    black_box(&i.small.last),
+                )))
+            },
+        ),
+        path("ser_small_plain", "ser one field: plain struct", |i| {
+            ser_fresh(&i.small.dog)
+        }),
+        path("ser_small_ours", "ser one field: ours", |i| {
+            ser_fresh(&i.small.ours)
+        }),
+        path("ser_small_serde", "ser one field: serde", |i| {
+            ser_fresh(&i.small.serde)
+        }),
+        path("ser_small_dyn", "ser one field: ours dyn", |i| {
+            ser_fresh(&i.small.boxed)
+        }),
+        path("ser_small_typetag", "ser one field: typetag", |i| {
+            ser_fresh(&i.small.tt)
+        }),
+        path("ser_small_profile", "ser one field: ours profile", |i| {
+            ser_fresh(&i.small.profile.serializable(&*i.small.boxed))
+        }),
+        path(
+            "ser_small_profile_last",
+            "ser one field: ours profile, tag last",
+            |i| ser_fresh(&i.small.profile_last.serializable(&*i.small.boxed)),
+        ),
+    ]
 }
 
 // For `--run` only: serialization into a thread-local reused buffer, so the

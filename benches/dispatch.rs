@@ -43,7 +43,24 @@ const GROUPS: &[(&str, &str, &[&str])] = &[
         "value",
         &["value", "ours_unknown_tag"],
     ),
+    ("de_small", "plain", SMALL),
+    ("de_dyn_small", "plain", DYN),
+    ("ser_small", "plain", &["plain", "ours", "serde"]),
+    (
+        "ser_dyn_small",
+        "plain",
+        &["plain", "ours", "profile", "profile_tag_last", "typetag"],
+    ),
     (CANADA_GROUP, "plain", &["plain", "serde", "ours"]),
+];
+
+/// The one-field object (`common/small.rs`): ours and serde's twin.
+const SMALL: &[&str] = &[
+    "plain",
+    "ours_tag_first",
+    "ours_tag_last",
+    "serde_tag_first",
+    "serde_tag_last",
 ];
 
 /// canada.json read with its geometry as plain structs, serde's tagged
@@ -246,6 +263,74 @@ fn ser_dyn(c: &mut Criterion, i: &Inputs) {
     g.finish();
 }
 
+/// The one-field object, beside the `Click` groups: enum, trait object and
+/// profile, read with the tag first and last, and written.
+fn small(c: &mut Criterion, i: &Inputs) {
+    let s = &i.small;
+    let mut g = group(c, "de_small");
+    g.bench_function("plain", |b| b.iter(|| de_small_plain(black_box(&s.plain))));
+    for (pos, json) in [("first", &s.first), ("last", &s.last)] {
+        g.bench_function(format!("ours_tag_{pos}"), |b| {
+            b.iter(|| de_small_ours(black_box(json)))
+        });
+        g.bench_function(format!("serde_tag_{pos}"), |b| {
+            b.iter(|| de_small_serde(black_box(json)))
+        });
+    }
+    g.finish();
+
+    let mut g = group(c, "de_dyn_small");
+    g.bench_function("plain", |b| b.iter(|| de_small_plain(black_box(&s.plain))));
+    g.bench_function("plain_boxed", |b| {
+        b.iter(|| de_small_plain_boxed(black_box(&s.plain)))
+    });
+    for (pos, json) in [("first", &s.first), ("last", &s.last)] {
+        g.bench_function(format!("ours_tag_{pos}"), |b| {
+            b.iter(|| de_small_trait(black_box(json)))
+        });
+        g.bench_function(format!("profile_tag_{pos}"), |b| {
+            b.iter(|| de_small_profile(&s.profile, black_box(json)))
+        });
+        g.bench_function(format!("typetag_tag_{pos}"), |b| {
+            b.iter(|| de_small_typetag(black_box(json)))
+        });
+    }
+    g.finish();
+
+    let mut buf = Vec::with_capacity(4096);
+    let mut g = group(c, "ser_small");
+    g.bench_function("plain", |b| {
+        b.iter(|| ser_into(&mut buf, black_box(&s.dog)))
+    });
+    g.bench_function("ours", |b| {
+        b.iter(|| ser_into(&mut buf, black_box(&s.ours)))
+    });
+    g.bench_function("serde", |b| {
+        b.iter(|| ser_into(&mut buf, black_box(&s.serde)))
+    });
+    g.finish();
+
+    let profiled = s.profile.serializable(&*s.boxed);
+    let profiled_last = s.profile_last.serializable(&*s.boxed);
+    let mut g = group(c, "ser_dyn_small");
+    g.bench_function("plain", |b| {
+        b.iter(|| ser_into(&mut buf, black_box(&s.dog)))
+    });
+    g.bench_function("ours", |b| {
+        b.iter(|| ser_into(&mut buf, black_box(&s.boxed)))
+    });
+    g.bench_function("profile", |b| {
+        b.iter(|| ser_into(&mut buf, black_box(&profiled)))
+    });
+    g.bench_function("profile_tag_last", |b| {
+        b.iter(|| ser_into(&mut buf, black_box(&profiled_last)))
+    });
+    g.bench_function("typetag", |b| {
+        b.iter(|| ser_into(&mut buf, black_box(&s.tt)))
+    });
+    g.finish();
+}
+
 fn modes(c: &mut Criterion, i: &Inputs) {
     let mut g = group(c, "de_modes_single");
     g.bench_function("plain", |b| b.iter(|| de_plain(black_box(&i.single_plain))));
@@ -351,6 +436,7 @@ fn main() {
         ser_vec(&mut c, &inputs);
         de_dyn(&mut c, &inputs);
         ser_dyn(&mut c, &inputs);
+        small(&mut c, &inputs);
         modes(&mut c, &inputs);
         unknown(&mut c, &inputs);
         depth(&mut c, &inputs);

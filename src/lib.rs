@@ -756,7 +756,7 @@
 //! }));
 //!
 //! // A profile: its own key and tags.
-//! let v2 = Profile::<dyn Shape>::from_registry().tag("kind").subtype::<Circle>(2).build()?;
+//! let v2 = Profile::<dyn Shape>::builder_from_registry().tag("kind").subtype::<Circle>(2).build()?;
 //! let schema = serde_json::to_value(v2.root_schema())?;
 //! assert_eq!(
 //!     schema["oneOf"][0]["allOf"][0]["properties"],

@@ -20,17 +20,16 @@
 //! lifetimes erased: machine code does not depend on lifetimes, so code
 //! compiled for one choice of them runs unchanged for another, and the
 //! readers are generic over `'de` (a registered type is
-//! `DeserializeOwned`), so none of them can keep a borrow.
+//! `DeserializeOwned`), so none of them can keep a borrow. Every cast this
+//! takes is in `same_type` below, the module's only `unsafe`.
 //!
 //! The payload's type names serde_json's private `MapAccess`, which cannot
 //! be written here: it is captured by reading `{}` once per registration
 //! with a visitor that returns the reader instantiated for the map access
 //! it is given (`Capture`).
 
-use core::any::TypeId;
 use core::fmt;
 use core::marker::PhantomData;
-use core::mem::{ManuallyDrop, MaybeUninit};
 
 use serde::de::{DeserializeOwned, Deserializer, MapAccess, Visitor};
 use serde::Serializer;
@@ -39,17 +38,10 @@ use crate::buffer::ReplayMap;
 use crate::object::{JsonWriter, Upcast};
 use crate::rest::{Payload, Rest};
 
-/// Reads one payload type into `Box<T>`: moves the payload out of
-/// `payload` (a `*mut P`) and writes the result to `out` (a
-/// `*mut Result<Box<T>, <P as Deserializer<'de>>::Error>`).
-type ReadFn = unsafe fn(payload: *mut (), out: *mut ());
+use same_type::{Compiled, Erased};
 
-#[derive(Clone, Copy)]
-struct Reader {
-    /// `typeid::of` the payload type `read` was compiled for.
-    payload: TypeId,
-    read: ReadFn,
-}
+/// One registered type's reader compiled for one payload type: `Read`.
+type Reader = Erased;
 
 /// One registered type's readers compiled for serde_json (its `&str` and
 /// `&[u8]` readers, and our replay of what was buffered from them), as
@@ -80,10 +72,8 @@ where
     let from_slice = serde_json::Deserializer::from_slice(b"{}").deserialize_map(capture());
     // A value replayed from a buffered prefix (an object inside one whose
     // tag came later) is read through our own map access, nameable here.
-    let replayed = Reader {
-        payload: typeid::of::<Rest<'_, '_, &mut ReplayMap<'_, '_, '_, serde_json::Error>>>(),
-        read: read::<T, C, &mut ReplayMap<'_, '_, '_, serde_json::Error>>,
-    };
+    let replayed =
+        Erased::of::<Read<'_, '_, T, C, &mut ReplayMap<'_, '_, '_, serde_json::Error>>>();
     Readers {
         list: [from_str.ok(), from_slice.ok(), Some(replayed)],
         marker: PhantomData,
@@ -101,24 +91,21 @@ impl<T: ?Sized> Readers<T> {
     where
         P: Payload<'de>,
     {
-        let id = typeid::of::<P>();
-        let Some(reader) = self.list.iter().flatten().find(|r| r.payload == id) else {
+        type Out<'de, T, P> = Result<Box<T>, <P as Deserializer<'de>>::Error>;
+        let found = self
+            .list
+            .iter()
+            .flatten()
+            .find(|r| r.takes::<P, Out<'de, T, P>>());
+        let Some(reader) = found else {
             return Err(payload);
         };
-        let mut payload = ManuallyDrop::new(payload);
-        let mut out = MaybeUninit::<Result<Box<T>, <P as Deserializer<'de>>::Error>>::uninit();
-        // SAFETY: `reader.read` was compiled for a payload type with the same
-        // `typeid` as `P`. `P` is our `Rest` over serde_json's map access (or
-        // over our replay of it), which differs from that type in lifetimes
-        // at most, and the reader
-        // is generic over every lifetime in it (see `read`), so it is the
-        // same code. It moves the payload out of the `ManuallyDrop`, which is
-        // not touched again, and initializes `out`, whose type matches the
-        // one it writes (`Box<T>` by `Readers<T>`, the error by `P`).
-        unsafe {
-            (reader.read)((&mut *payload as *mut P).cast(), out.as_mut_ptr().cast());
-            Ok(out.assume_init())
-        }
+        // SAFETY: the reader was compiled for a `Rest` over serde_json's map
+        // access (or our replay of it) that `P` is but for lifetimes, and it
+        // is generic over every lifetime in it (see `Read`): it keeps no
+        // borrow from `P` beyond this call (its result is a `Box<T>`,
+        // `'static`, and serde_json's error, which borrows nothing).
+        unsafe { reader.call::<P, Out<'de, T, P>>(payload) }
     }
 }
 
@@ -138,31 +125,33 @@ where
     }
 
     fn visit_map<A: MapAccess<'de>>(self, _map: A) -> Result<Reader, A::Error> {
-        Ok(Reader {
-            payload: typeid::of::<Rest<'de, '_, A>>(),
-            read: read::<T, C, A>,
-        })
+        Ok(Erased::of::<Read<'de, '_, T, C, A>>())
     }
 }
 
-/// The body of a compiled reader.
-///
-/// # Safety
-///
-/// `payload` points at a `Rest<'de, '_, A>` the caller gives up, `out` at
-/// room for a `Result<Box<T>, A::Error>`.
-unsafe fn read<'de, T, C, A>(payload: *mut (), out: *mut ())
+/// A compiled reader: `C` read from the payload the engine builds over `A`,
+/// boxed as `T`.
+struct Read<'de, 's, T: ?Sized, C, A>(PhantomData<ReadFn<'de, 's, T, C, A>>)
+where
+    A: MapAccess<'de>;
+
+type ReadFn<'de, 's, T, C, A> = fn(Rest<'de, 's, A>) -> (Box<T>, C);
+
+impl<'de, 's, T, C, A> Compiled for Read<'de, 's, T, C, A>
 where
     T: ?Sized + Upcast<C>,
     C: DeserializeOwned,
     A: MapAccess<'de>,
 {
-    // SAFETY: as the caller promises.
-    let payload = unsafe { payload.cast::<Rest<'de, '_, A>>().read() };
-    // Errors reach the engine unflattened here: no stand-ins needed.
-    let value = C::deserialize(payload.uncaught()).map(|c| T::__json_subtypes_upcast(Box::new(c)));
-    // SAFETY: as the caller promises.
-    unsafe { out.cast::<Result<Box<T>, A::Error>>().write(value) };
+    type Arg = Rest<'de, 's, A>;
+    type Out = Result<Box<T>, A::Error>;
+
+    // Into `same_type::call`, the function the registration points at.
+    #[inline(always)]
+    fn run(payload: Rest<'de, 's, A>) -> Self::Out {
+        // Errors reach the engine unflattened here: no stand-ins needed.
+        C::deserialize(payload.uncaught()).map(|c| T::__json_subtypes_upcast(Box::new(c)))
+    }
 }
 
 /// Runs `write` on `serializer` when it is a [`JsonWriter`], or hands it back.
@@ -172,23 +161,112 @@ where
     S: Serializer,
     F: FnOnce(JsonWriter<'_, '_>) -> serde_json::Result<()>,
 {
-    if typeid::of::<S>() != TypeId::of::<JsonWriter<'static, 'static>>() {
-        return Err(serializer);
-    }
-    let serializer = ManuallyDrop::new(serializer);
-    // SAFETY: only `&mut serde_json::Serializer<&mut Vec<u8>>`, whatever its
-    // lifetimes, has this `typeid`, so `S` is that reference; it is read out
-    // once and the original is not used again. It is used only during this
-    // call, which its lifetimes outlive.
-    let json: JsonWriter<'_, '_> = unsafe { core::mem::transmute_copy(&*serializer) };
+    // SAFETY: `S` would be `&'a mut serde_json::Serializer<&'b mut Vec<u8>>`
+    // for some `'a` and `'b`, which outlive this call; `write` takes any
+    // lifetimes and is done with the writer when it returns.
+    let json: JsonWriter<'_, '_> = unsafe { same_type::cast(serializer) }?;
     let result = write(json);
-    let mut out = MaybeUninit::<Result<S::Ok, S::Error>>::uninit();
-    // SAFETY: for this `S`, `S::Ok` is `()` and `S::Error` is
-    // `serde_json::Error`, so `out` has the type written.
-    unsafe {
-        out.as_mut_ptr()
-            .cast::<serde_json::Result<()>>()
-            .write(result);
-        Ok(out.assume_init())
+    // SAFETY: for that `S`, `S::Ok` is `()` and `S::Error` is
+    // `serde_json::Error`: no lifetimes at all.
+    match unsafe { same_type::cast::<_, Result<S::Ok, S::Error>>(result) } {
+        Ok(out) => Ok(out),
+        Err(_) => unreachable!("a serde_json::Serializer with other Ok or Error types"),
+    }
+}
+
+/// The type-identity casts of this module, in one place: values moved from
+/// a type to the type that `typeid::of` says is the same. `typeid` compares
+/// types with their lifetimes erased (which `TypeId` cannot do for types
+/// that are not `'static`), so the casts are `unsafe` for one reason only,
+/// the lifetimes, which each caller vouches for.
+mod same_type {
+    use core::any::TypeId;
+    use core::mem::{ManuallyDrop, MaybeUninit};
+
+    /// `value` as a `B` when `A` and `B` are the same type but for
+    /// lifetimes; `value` back otherwise.
+    ///
+    /// # Safety
+    ///
+    /// The caller makes sure that the result is used only while every
+    /// lifetime in `B` holds for `value`.
+    #[inline(always)]
+    pub(super) unsafe fn cast<A, B>(value: A) -> Result<B, A> {
+        if typeid::of::<A>() != typeid::of::<B>() {
+            return Err(value);
+        }
+        let value = ManuallyDrop::new(value);
+        // SAFETY: one type but for lifetimes, which change neither layout
+        // nor validity (the caller answers for them); the original is never
+        // dropped or used again, so the value moves.
+        Ok(unsafe { core::mem::transmute_copy::<ManuallyDrop<A>, B>(&value) })
+    }
+
+    /// A function compiled for one argument and result type (`run`).
+    pub(crate) trait Compiled {
+        type Arg;
+        type Out;
+        fn run(arg: Self::Arg) -> Self::Out;
+    }
+
+    /// A `Compiled` function with its types erased: called with values of
+    /// the caller's types, which must be its own but for lifetimes.
+    #[derive(Clone, Copy)]
+    pub(crate) struct Erased {
+        /// `typeid::of` the pair (argument, result) that `call` was compiled for.
+        types: TypeId,
+        call: unsafe fn(arg: *mut (), out: *mut ()),
+    }
+
+    impl Erased {
+        pub(super) fn of<K: Compiled>() -> Self {
+            Erased {
+                types: typeid::of::<(K::Arg, K::Out)>(),
+                call: call::<K>,
+            }
+        }
+
+        /// Whether this was compiled for `A` and `R` (lifetimes aside).
+        #[inline(always)]
+        pub(super) fn takes<A, R>(&self) -> bool {
+            self.types == typeid::of::<(A, R)>()
+        }
+
+        /// Runs the function on `arg`, or hands `arg` back when it was
+        /// compiled for other types.
+        ///
+        /// # Safety
+        ///
+        /// As for `cast`: the function was compiled for `A` and `R` with
+        /// other lifetimes; the caller makes sure that, run with these, it
+        /// keeps no borrow beyond theirs.
+        #[inline(always)]
+        pub(super) unsafe fn call<A, R>(&self, arg: A) -> Result<R, A> {
+            if !self.takes::<A, R>() {
+                return Err(arg);
+            }
+            let mut arg = ManuallyDrop::new(arg);
+            let mut out = MaybeUninit::<R>::uninit();
+            // SAFETY: `call` is `call::<K>` for a `K` whose argument and
+            // result are `A` and `R` but for lifetimes (checked above); it
+            // moves the argument out of the `ManuallyDrop`, which is not
+            // used again, and initializes `out`.
+            unsafe {
+                (self.call)((&mut *arg as *mut A).cast(), out.as_mut_ptr().cast());
+                Ok(out.assume_init())
+            }
+        }
+    }
+
+    /// # Safety
+    ///
+    /// `arg` points at a `K::Arg` the caller gives up and `out` at room for
+    /// a `K::Out` (as `Erased::call` passes them).
+    unsafe fn call<K: Compiled>(arg: *mut (), out: *mut ()) {
+        // SAFETY: as the caller promises.
+        let arg = unsafe { arg.cast::<K::Arg>().read() };
+        let result = K::run(arg);
+        // SAFETY: as the caller promises.
+        unsafe { out.cast::<K::Out>().write(result) };
     }
 }

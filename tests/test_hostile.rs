@@ -68,6 +68,10 @@ fn read_unbounded<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, serde
 }
 
 #[rstest]
+#[cfg_attr(
+    miri,
+    ignore = "100,000 levels: hours under Miri (the engine code is the shallow cases')"
+)]
 fn deep_nesting_is_an_error_not_a_stack_overflow(
     #[values(1_000, 100_000)] depth: usize,
     #[values("tag first", "tag last", "fallback")] shape: &'static str,
@@ -202,6 +206,10 @@ impl Shape for Square {
 }
 
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "80,000 reads on 8 threads: hours under Miri (one read is other tests')"
+)]
 fn one_profile_many_threads() {
     let profile = Profile::<dyn Shape>::builder()
         .tag("kind")

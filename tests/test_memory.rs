@@ -106,6 +106,10 @@ enum SerdeTagged {
 // With serde_json's `arbitrary_precision`, every number read (ignored ones
 // included, which we parse) is handed over as an allocated string.
 #[cfg_attr(feature = "arbitrary_precision", ignore = "numbers allocate")]
+#[cfg_attr(
+    miri,
+    ignore = "a 1 MB field: too slow under Miri (a heap measurement, not UB)"
+)]
 fn tag_first_buffers_nothing_of_the_rest() {
     let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let big = "x".repeat(1 << 20);
@@ -199,6 +203,10 @@ fn prefix(shape: &str, n: usize) -> String {
 /// object even when the tag comes first (here an array of 100,000 zeros,
 /// which it then drops; borrowed strings it would only point at).
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "a 200 KB field: too slow under Miri (a heap measurement, not UB)"
+)]
 fn serde_tag_buffers_the_whole_object() {
     let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let junk = format!("[{}0]", "0,".repeat(99_999));
@@ -212,6 +220,10 @@ fn serde_tag_buffers_the_whole_object() {
 }
 
 #[rstest]
+#[cfg_attr(
+    miri,
+    ignore = "up to 100,000 elements: too slow under Miri (a heap measurement, not UB)"
+)]
 fn tag_last_buffers_at_most_8x_its_input(
     #[values("zeros", "nested", "objects", "strings", "escaped")] shape: &str,
     #[values(1_000, 100_000)] n: usize,
@@ -258,6 +270,10 @@ fn integer_tags_under_arbitrary_precision_allocate_nothing() {
 /// second tag-last read on a thread allocates nothing (`Small` holds no heap
 /// data), and after a read that buffered a megabyte at most 4 KiB stay.
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "a 1 MB prefix: too slow under Miri (a heap measurement, not UB)"
+)]
 fn a_thread_keeps_one_block_of_at_most_4_kib_for_its_next_buffer() {
     let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     // With `arbitrary_precision`, serde_json hands the number over as an

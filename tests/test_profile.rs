@@ -385,6 +385,10 @@ fn profiles_never_see_each_other_in_one_thread() {
 }
 
 #[test]
+#[cfg_attr(
+    miri,
+    ignore = "thousands of reads on many threads: too slow under Miri"
+)]
 fn profiles_never_see_each_other_across_threads() {
     let (a, b, c) = (v2(), other_key(), same_key_swapped());
     std::thread::scope(|s| {

@@ -307,7 +307,7 @@ fn two_profiles_give_two_schemas() {
         .describe::<Triangle>()
         .build()
         .unwrap();
-    let v2 = Profile::<dyn Shape>::from_registry()
+    let v2 = Profile::<dyn Shape>::builder_from_registry()
         .tag("shape")
         .subtype::<Circle>("disc")
         .build()

@@ -122,7 +122,7 @@ fn trait_subtype_errors_name_both_tags(#[case] text: &str, #[case] message: &str
 
 #[test]
 fn a_scoped_profile_decides_the_tag() {
-    let v2 = Profile::<dyn Shape>::from_registry()
+    let v2 = Profile::<dyn Shape>::builder_from_registry()
         .tag("kind")
         .subtype::<Circle>("c")
         .build()

@@ -8,6 +8,7 @@
 pub mod canada;
 pub mod depth;
 pub mod extra;
+pub mod small;
 
 use std::fmt;
 
@@ -17,6 +18,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 pub use depth::*;
 pub use extra::*;
+pub use small::*;
 
 // ---------------------------------------------------------------------------
 // Payloads: ordinary serde structs of about eight fields each.
@@ -300,6 +302,8 @@ pub struct Inputs {
     pub extra: Extra,
     /// Recursive chains, tag last (`depth.rs`).
     pub chains: Chains,
+    /// The one-field object (`small.rs`).
+    pub small: Small,
 }
 
 impl Inputs {
@@ -315,6 +319,7 @@ impl Inputs {
         Inputs {
             extra,
             chains: Chains::new(),
+            small: Small::new(),
             single_first: tag_first(&single_plain, "\"click\""),
             single_last: tag_last(&single_plain, "\"click\""),
             single_int_first: tag_first(&single_plain, "1"),
@@ -380,6 +385,7 @@ impl Inputs {
 
         self.check_extra();
         self.chains.check();
+        self.small.check();
     }
 
     /// The same for trait objects, profile, presence, fallback, hierarchy.

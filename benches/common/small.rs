@@ -1,0 +1,188 @@
+//! The smallest realistic object: one string field,
+//! `{"type":"dog","name":"Rex"}` against the plain derived `{"name":"Rex"}`,
+//! where the fixed cost of the tag is not spread over eight fields as in
+//! `Click`. Our enum, serde's internally tagged twin, our trait object,
+//! typetag's and a profile (tag first, and tag last for writing too).
+
+use std::fmt;
+
+use json_subtypes::{json_subtypes, Profile, TagPosition};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Dog {
+    pub name: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Cat {
+    pub name: String,
+}
+
+#[json_subtypes(tag = "type")]
+#[derive(Debug, Clone, PartialEq)]
+pub enum Pet {
+    #[json_subtypes(name = "dog")]
+    Dog(Dog),
+    #[json_subtypes(name = "cat")]
+    Cat(Cat),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type")]
+pub enum SerdePet {
+    #[serde(rename = "dog")]
+    Dog(Dog),
+    #[serde(rename = "cat")]
+    Cat(Cat),
+}
+
+#[json_subtypes(tag = "type")]
+pub trait PetTrait: fmt::Debug {
+    fn name(&self) -> &str;
+}
+
+#[typetag::serde(tag = "type")]
+pub trait TtPet: fmt::Debug {
+    fn name(&self) -> &str;
+}
+
+macro_rules! pet_traits {
+    ($($ty:ident => $name:literal),*) => {$(
+        #[json_subtypes(name = $name)]
+        impl PetTrait for $ty {
+            fn name(&self) -> &str {
+                &self.name
+            }
+        }
+
+        #[typetag::serde(name = $name)]
+        impl TtPet for $ty {
+            fn name(&self) -> &str {
+                &self.name
+            }
+        }
+    )*};
+}
+
+pet_traits!(Dog => "dog", Cat => "cat");
+
+fn pet_profile(position: TagPosition) -> Profile<dyn PetTrait> {
+    Profile::<dyn PetTrait>::builder()
+        .tag("type")
+        .tag_position(position)
+        .subtype::<Dog>("dog")
+        .subtype::<Cat>("cat")
+        .build()
+        .unwrap()
+}
+
+/// The one-field scenario's values and texts, built once.
+pub struct Small {
+    pub dog: Dog,
+    pub ours: Pet,
+    pub serde: SerdePet,
+    pub boxed: Box<dyn PetTrait>,
+    pub tt: Box<dyn TtPet>,
+    pub profile: Profile<dyn PetTrait>,
+    /// The same registrations with the tag written last.
+    pub profile_last: Profile<dyn PetTrait>,
+    pub plain: String,
+    pub first: String,
+    pub last: String,
+}
+
+impl Small {
+    pub fn new() -> Self {
+        let dog = Dog {
+            name: "Rex".to_owned(),
+        };
+        Small {
+            ours: Pet::Dog(dog.clone()),
+            serde: SerdePet::Dog(dog.clone()),
+            boxed: Box::new(dog.clone()),
+            tt: Box::new(dog.clone()),
+            profile: pet_profile(TagPosition::First),
+            profile_last: pet_profile(TagPosition::Last),
+            plain: r#"{"name":"Rex"}"#.to_owned(),
+            first: r#"{"type":"dog","name":"Rex"}"#.to_owned(),
+            last: r#"{"name":"Rex","type":"dog"}"#.to_owned(),
+            dog,
+        }
+    }
+
+    /// Every one-field path reads and writes what it should.
+    pub fn check(&self) {
+        let s = self;
+        assert_eq!(de_small_plain(&s.plain), s.dog);
+        for json in [&s.first, &s.last] {
+            assert_eq!(de_small_ours(json), s.ours, "ours: {json}");
+            assert_eq!(de_small_serde(json), s.serde, "serde: {json}");
+            assert_eq!(de_small_trait(json).name(), "Rex", "ours dyn: {json}");
+            assert_eq!(de_small_typetag(json).name(), "Rex", "typetag: {json}");
+            let p = de_small_profile(&s.profile, json);
+            assert_eq!(p.name(), "Rex", "profile: {json}");
+        }
+        let text = |v: &dyn erased::Text| v.text();
+        assert_eq!(text(&s.dog), s.plain);
+        assert_eq!(text(&s.ours), s.first);
+        assert_eq!(text(&s.serde), s.first);
+        assert_eq!(text(&s.boxed), s.first);
+        assert_eq!(text(&s.tt), s.first);
+        assert_eq!(text(&s.profile.serializable(&*s.boxed)), s.first);
+        assert_eq!(text(&s.profile_last.serializable(&*s.boxed)), s.last);
+    }
+}
+
+impl Default for Small {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+mod erased {
+    pub trait Text {
+        fn text(&self) -> String;
+    }
+
+    impl<T: serde::Serialize + ?Sized> Text for T {
+        fn text(&self) -> String {
+            serde_json::to_string(self).unwrap()
+        }
+    }
+}
+
+#[inline(never)]
+pub fn de_small_plain(json: &str) -> Dog {
+    serde_json::from_str(json).unwrap()
+}
+
+#[inline(never)]
+pub fn de_small_ours(json: &str) -> Pet {
+    serde_json::from_str(json).unwrap()
+}
+
+#[inline(never)]
+pub fn de_small_serde(json: &str) -> SerdePet {
+    serde_json::from_str(json).unwrap()
+}
+
+#[inline(never)]
+pub fn de_small_plain_boxed(json: &str) -> Box<dyn PetTrait> {
+    Box::new(serde_json::from_str::<Dog>(json).unwrap())
+}
+
+#[inline(never)]
+pub fn de_small_trait(json: &str) -> Box<dyn PetTrait> {
+    serde_json::from_str(json).unwrap()
+}
+
+#[inline(never)]
+pub fn de_small_typetag(json: &str) -> Box<dyn TtPet> {
+    serde_json::from_str(json).unwrap()
+}
+
+#[inline(never)]
+pub fn de_small_profile(profile: &Profile<dyn PetTrait>, json: &str) -> Box<dyn PetTrait> {
+    profile.from_str(json).unwrap()
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Runs the test binaries under Miri, the interpreter that detects undefined
+# behaviour, with strict provenance (an address turned back into a pointer
+# is an error, not a warning).
+#
+# Needs nightly with Miri (not part of `.ci/run`, which runs on stable):
+#   rustup +nightly component add miri rust-src
+#
+# Usage: scripts/miri.sh [TEST ...]   (names of tests/*.rs; all but the
+#                                      ones below by default)
+#
+# Left out: `test_ui` (trybuild runs cargo and rustc as processes, which
+# Miri cannot), `test_corpus` and `test_fuzz_corpus` (they replay thousands
+# of files from disk: hours under Miri, and the code they reach is the code
+# the other binaries reach). Single tests that Miri cannot finish in
+# reasonable time are `#[cfg_attr(miri, ignore = "...")]` in place, with
+# their reason. Prints one line per binary: name, result, test counts, time.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+if ! cargo +nightly miri --version >/dev/null 2>&1; then
+    echo "miri: not installed; run: rustup +nightly component add miri rust-src" >&2
+    exit 1
+fi
+
+SKIP=" test_ui test_corpus test_fuzz_corpus "
+if [ $# -gt 0 ]; then
+    TESTS=("$@")
+else
+    TESTS=()
+    for f in tests/test_*.rs; do
+        name=$(basename "$f" .rs)
+        [[ "$SKIP" == *" $name "* ]] || TESTS+=("$name")
+    done
+fi
+
+export MIRIFLAGS="${MIRIFLAGS:--Zmiri-strict-provenance}"
+LOG=${MIRI_LOG:-target/miri.log}
+mkdir -p "$(dirname "$LOG")"
+: > "$LOG"
+status=0
+for t in "${TESTS[@]}"; do
+    start=$(date +%s)
+    out=$(cargo +nightly miri test --test "$t" 2>&1)
+    rc=$?
+    secs=$(( $(date +%s) - start ))
+    printf '%s\n' "$out" >> "$LOG"
+    counts=$(printf '%s\n' "$out" | grep -E '^test result:' | tail -n1 |
+        sed -E 's/.*: ([a-zA-Z]+)\. ([0-9]+) passed; ([0-9]+) failed; ([0-9]+) ignored.*/\1 \2 passed, \3 failed, \4 ignored/')
+    [ $rc -eq 0 ] || status=1
+    printf '%-28s rc=%d  %-40s %ds\n' "$t" "$rc" "${counts:-no result (see $LOG)}" "$secs"
+done
+exit $status
