@@ -160,6 +160,12 @@ pub(crate) struct Buffer<'de> {
     /// refuses the question unless a test configures it, and serde's derive
     /// never asks on a tag-first read.
     human_readable: bool,
+    /// `max_buffer` while a value before the tag is recorded (see
+    /// `record_value_within`). Here rather than in the `Recorder`, which
+    /// is passed by value at every level of a recorded value: at three
+    /// words instead of two it no longer went in registers, and deep
+    /// tag-last reads cost 2% more.
+    limit: Option<Limit>,
     marker: PhantomData<&'de [u8]>,
 }
 
@@ -169,6 +175,7 @@ impl<'de> Buffer<'de> {
             code: Vec::new(),
             owned: false,
             human_readable: true,
+            limit: None,
             marker: PhantomData,
         }
     }
@@ -178,6 +185,7 @@ impl<'de> Buffer<'de> {
             code: Vec::new(),
             owned: true,
             human_readable: true,
+            limit: None,
             marker: PhantomData,
         }
     }
@@ -192,6 +200,7 @@ impl<'de> Buffer<'de> {
             code: core::mem::take(&mut this.code),
             owned: true,
             human_readable: this.human_readable,
+            limit: None,
             marker: PhantomData,
         }
     }
@@ -225,15 +234,16 @@ impl<'de> Buffer<'de> {
         &mut self,
         map: &mut A,
         max_depth: u32,
-        limit: &Limit<'_>,
+        limit: Limit,
     ) -> Result<(), A::Error>
     where
         A: MapAccess<'de>,
     {
         limit.check(self.len(), 0)?;
-        let mut recorder = self.recorder(max_depth);
-        recorder.limit = Some(limit);
-        map.next_value_seed(ValueSeed(recorder))?;
+        self.limit = Some(limit);
+        let out = map.next_value_seed(ValueSeed(self.recorder(max_depth)));
+        self.limit = None;
+        out?;
         limit.check(self.len(), 0)
     }
 
@@ -249,7 +259,6 @@ impl<'de> Buffer<'de> {
         Recorder {
             buf: self,
             depth: max_depth,
-            limit: None,
         }
     }
 
@@ -376,6 +385,7 @@ impl Clone for Buffer<'_> {
             code: self.code.clone(),
             owned: self.owned,
             human_readable: self.human_readable,
+            limit: None,
             marker: PhantomData,
         }
     }
@@ -521,13 +531,14 @@ fn put_slice_ref(code: &mut Vec<u8>, kind: u8, v: &[u8]) {
 /// `max_buffer`: how many bytes a set of subtypes lets the engine buffer
 /// before the tag (or, in presence mode, of the whole object), and whose
 /// limit it is, for the error.
-pub(crate) struct Limit<'a> {
+#[derive(Clone, Copy)]
+pub(crate) struct Limit {
     pub(crate) max: usize,
-    pub(crate) name: &'a str,
-    pub(crate) tag: Option<&'a str>,
+    pub(crate) name: &'static str,
+    pub(crate) tag: Option<&'static str>,
 }
 
-impl Limit<'_> {
+impl Limit {
     /// An error when `len` bytes and `more` to come are over the limit.
     #[inline]
     pub(crate) fn check<E: de::Error>(&self, len: usize, more: usize) -> Result<(), E> {
@@ -556,10 +567,6 @@ impl Limit<'_> {
 pub(crate) struct Recorder<'b, 'de> {
     buf: &'b mut Buffer<'de>,
     depth: u32,
-    /// Checked after each element of a container and before a string is
-    /// copied, so that one huge value is refused as it comes, not after it
-    /// was held whole.
-    limit: Option<&'b Limit<'b>>,
 }
 
 impl<'b, 'de> Recorder<'b, 'de> {
@@ -572,16 +579,18 @@ impl<'b, 'de> Recorder<'b, 'de> {
             Some(depth) if depth > 0 => Ok(Recorder {
                 buf: self.buf,
                 depth,
-                limit: self.limit,
             }),
             _ => Err(too_deep()),
         }
     }
 
-    /// `Limit::check` for the buffer so far and `more` bytes to copy.
+    /// `Limit::check` for the buffer so far and `more` bytes to copy:
+    /// after each element of a container and before a string is copied,
+    /// so that one huge value is refused as it comes, not after it was held
+    /// whole.
     #[inline]
     fn within<E: de::Error>(&self, more: usize) -> Result<(), E> {
-        match self.limit {
+        match self.buf.limit {
             Some(limit) => limit.check(self.buf.code.len(), more),
             None => Ok(()),
         }

@@ -228,7 +228,7 @@ pub trait Subtypes<'de> {
     /// tag (in presence mode, of the whole object). A set with a limit
     /// returns `None` from `hoist_key`, so a replayed object shows its keys
     /// in their order and the limit sees what the input held.
-    fn max_buffer(&self) -> Option<usize> {
+    fn limit(&self) -> Option<Limit> {
         None
     }
 
@@ -352,8 +352,13 @@ impl<'de, T: Dispatch<'de>> Subtypes<'de> for EnumSubtypes<T> {
     }
 
     #[inline]
-    fn max_buffer(&self) -> Option<usize> {
-        T::MAX_BUFFER
+    fn limit(&self) -> Option<Limit> {
+        let max = T::MAX_BUFFER?;
+        Some(Limit {
+            max,
+            name: T::NAME,
+            tag: T::KEY,
+        })
     }
 
     #[inline]
@@ -605,13 +610,9 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
                         }
                     };
                 }
-                Some(false) => match s.max_buffer() {
+                Some(false) => match s.limit() {
                     None => prefix.record_value(&mut map, depth)?,
-                    Some(max) => {
-                        let (name, tag) = (s.name(), s.key());
-                        let limit = Limit { max, name, tag };
-                        prefix.record_value_within(&mut map, depth, &limit)?
-                    }
+                    Some(limit) => prefix.record_value_within(&mut map, depth, limit)?,
                 },
                 None => break,
             }

@@ -619,8 +619,13 @@ impl<'de, T: ?Sized + 'static> Subtypes<'de> for &Registry<T> {
     }
 
     #[inline]
-    fn max_buffer(&self) -> Option<usize> {
-        self.max_buffer
+    fn limit(&self) -> Option<crate::buffer::Limit> {
+        let max = self.max_buffer?;
+        Some(crate::buffer::Limit {
+            max,
+            name: self.name,
+            tag: self.key,
+        })
     }
 
     #[inline]
