@@ -279,12 +279,12 @@ impl<T: LiteralTable> Lookup for Static<T> {
 /// Reads a tag value and looks it up, allocating nothing for a known tag.
 /// `Ok(None)` means unknown and recorded in the sink; without a sink an
 /// unknown tag is an error.
-pub(crate) struct TagVisitor<'a, 'de, L: ?Sized = dyn Lookup> {
-    pub(crate) table: &'a L,
+pub(crate) struct TagVisitor<'a, 'de> {
+    pub(crate) table: &'a (dyn Lookup + 'static),
     pub(crate) sink: Option<TagSink<'a, 'de>>,
 }
 
-impl<'de, L: Lookup + ?Sized> TagVisitor<'_, 'de, L> {
+impl<'de> TagVisitor<'_, 'de> {
     /// A number given by its digits: matched as serde_json would read it.
     fn number<E: de::Error>(self, digits: &str) -> Result<Option<u32>, E> {
         let found = if let Ok(v) = digits.parse::<u64>() {
@@ -390,7 +390,7 @@ impl<'de, L: Lookup + ?Sized> TagVisitor<'_, 'de, L> {
     }
 }
 
-impl<'de, L: Lookup + ?Sized> Visitor<'de> for TagVisitor<'_, 'de, L> {
+impl<'de> Visitor<'de> for TagVisitor<'_, 'de> {
     type Value = Option<u32>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
