@@ -397,6 +397,27 @@ fn paths() -> Vec<Path> {
             ser_io(&i.extra.click_tt)
         }),
     ];
+    #[cfg(feature = "exact_numbers")]
+    out.extend([
+        path(
+            "exact_first",
+            "single: ours exact_numbers, tag first",
+            |i| drop(black_box(de_exact(black_box(&i.single_first)))),
+        ),
+        path("exact_last", "single: ours exact_numbers, tag last", |i| {
+            drop(black_box(de_exact(black_box(&i.single_last))))
+        }),
+        path(
+            "profile_exact_last",
+            "single: ours profile exact_numbers, tag last",
+            |i| {
+                drop(black_box(de_profile(
+                    &i.extra.exact_profile,
+                    black_box(&i.single_last),
+                )))
+            },
+        ),
+    ]);
     out.extend(small_paths());
     out.extend(
         scale::paths()
@@ -887,6 +908,13 @@ fn table(i: &Inputs) -> u8 {
             "depth 200: typetag, tag first",
         ],
     ];
+    #[cfg(feature = "exact_numbers")]
+    rows.push(row(
+        "single: ours exact_numbers, tag last",
+        SP,
+        1.0,
+        count(|| de_exact(&i.single_last)),
+    ));
     for (k, depth) in DEPTHS.into_iter().enumerate() {
         let (plain, last) = (&i.chains.plain[k], &i.chains.tag_last[k]);
         let first = &i.chains.tag_first[k];

@@ -122,6 +122,10 @@ fn de_single(c: &mut Criterion, i: &Inputs) {
     g.bench_function("ours_int_tag_last", |b| {
         b.iter(|| de_int(black_box(&i.single_int_last)))
     });
+    #[cfg(feature = "exact_numbers")]
+    g.bench_function("ours_exact_tag_last", |b| {
+        b.iter(|| de_exact(black_box(&i.single_last)))
+    });
     g.bench_function("serde_tag_first", |b| {
         b.iter(|| de_serde(black_box(&i.single_first)))
     });

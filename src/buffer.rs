@@ -139,6 +139,11 @@ const SEQ: u8 = 23;
 const MAP: u8 = 24;
 /// A number serde_json's `arbitrary_precision` handed over as its digits.
 const NUMBER: u8 = 25;
+/// A number read from serde_json's text under `exact_numbers` (see
+/// `exact.rs`) that no 64-bit integer holds: the `f64` serde_json makes of
+/// it, then its text as a `STR_OWNED` entry, for the requests that read it
+/// exactly (`u128`, `i128`, `f32`).
+const TEXT_NUMBER: u8 = 26;
 
 /// serde_json's `arbitrary_precision` hands numbers over as a one-entry map
 /// with this key; its `raw_value` asks for raw JSON with the newtype name.
@@ -247,6 +252,37 @@ impl<'de> Buffer<'de> {
         limit.check(self.len(), 0)
     }
 
+    /// `record_value` (and `record_value_within` when `limit` is set) for
+    /// `exact_numbers`: from serde_json's text where the format is
+    /// serde_json over borrowed input (see `exact.rs`).
+    pub(crate) fn record_exact_value<A>(
+        &mut self,
+        map: &mut A,
+        max_depth: u32,
+        limit: Option<Limit>,
+    ) -> Result<(), A::Error>
+    where
+        A: MapAccess<'de>,
+    {
+        if let Some(limit) = limit {
+            limit.check(self.len(), 0)?;
+            self.limit = Some(limit);
+        }
+        let out = map.next_value_seed(crate::exact::ExactSeed(self.recorder(max_depth)));
+        self.limit = None;
+        out?;
+        match limit {
+            Some(limit) => limit.check(self.len(), 0),
+            None => Ok(()),
+        }
+    }
+
+    /// Notes what the format answers for `is_human_readable` (see
+    /// `human_readable`).
+    pub(crate) fn note_human_readable(&mut self, human_readable: bool) {
+        self.human_readable = human_readable;
+    }
+
     /// What a replay answers for `is_human_readable`: the format's answer if
     /// a value was recorded from it, else serde's default.
     #[inline]
@@ -336,6 +372,15 @@ impl<'de> Buffer<'de> {
 
     pub(crate) fn push_i64(&mut self, v: i64) {
         put_varint_entry(&mut self.code, I64, zigzag(v));
+    }
+
+    /// A number by the `f64` serde_json makes of it and its text (see
+    /// `TEXT_NUMBER`).
+    pub(crate) fn push_text_number(&mut self, value: f64, text: &str) {
+        self.first_use();
+        put_word_entry(&mut self.code, TEXT_NUMBER, value.to_le_bytes());
+        put_varint_entry(&mut self.code, STR_OWNED, text.len() as u64);
+        self.code.extend_from_slice(text.as_bytes());
     }
 
     pub(crate) fn push_bool(&mut self, v: bool) {
@@ -435,6 +480,11 @@ impl<'a> Reader<'a, '_> {
             I128 => Scalar::Int(i128::from_le_bytes(self.array())),
             F32 => Scalar::Float(f32::from_le_bytes(self.array()).into()),
             F64 => Scalar::Float(f64::from_le_bytes(self.array())),
+            TEXT_NUMBER => {
+                let value = f64::from_le_bytes(self.array());
+                self.skip();
+                Scalar::Float(value)
+            }
             STR_BORROWED => Scalar::Text(self.borrowed_str().as_bytes()),
             STR_OWNED | NUMBER => Scalar::Text(self.owned()),
             BYTES_BORROWED => Scalar::Bytes(self.borrowed()),
@@ -574,6 +624,10 @@ impl<'b, 'de> Recorder<'b, 'de> {
         &mut self.buf.code
     }
 
+    pub(crate) fn buffer(&mut self) -> &mut Buffer<'de> {
+        self.buf
+    }
+
     pub(crate) fn nested<E: de::Error>(&mut self) -> Result<Recorder<'_, 'de>, E> {
         match self.depth.checked_sub(1) {
             Some(depth) if depth > 0 => Ok(Recorder {
@@ -589,11 +643,17 @@ impl<'b, 'de> Recorder<'b, 'de> {
     /// so that one huge value is refused as it comes, not after it was held
     /// whole.
     #[inline]
-    fn within<E: de::Error>(&self, more: usize) -> Result<(), E> {
+    pub(crate) fn within<E: de::Error>(&self, more: usize) -> Result<(), E> {
         match self.buf.limit {
             Some(limit) => limit.check(self.buf.code.len(), more),
             None => Ok(()),
         }
+    }
+
+    /// Starts a sequence (`map` false) or a map whose elements the caller
+    /// records with `nested`; see `close`.
+    pub(crate) fn open_container(&mut self, map: bool) -> usize {
+        self.open(if map { MAP } else { SEQ })
     }
 
     fn open(&mut self, kind: u8) -> usize {
@@ -625,7 +685,7 @@ impl<'b, 'de> Recorder<'b, 'de> {
         self.code().extend_from_slice(digits.as_bytes());
     }
 
-    fn close<E: de::Error>(&mut self, at: usize, count: u64) -> Result<(), E> {
+    pub(crate) fn close<E: de::Error>(&mut self, at: usize, count: u64) -> Result<(), E> {
         let end = self.code().len();
         let (end, count) = match (u32::try_from(end), u32::try_from(count)) {
             (Ok(end), Ok(count)) => (end, count),
@@ -946,6 +1006,10 @@ impl<'a, 'de> Reader<'a, 'de> {
             U128 | I128 => self.pos += 16,
             F32 => self.pos += 4,
             F64 => self.pos += 8,
+            TEXT_NUMBER => {
+                self.pos += 8;
+                self.skip();
+            }
             STR_BORROWED | BYTES_BORROWED => {
                 self.borrowed();
             }
@@ -961,6 +1025,17 @@ impl<'a, 'de> Reader<'a, 'de> {
     #[inline]
     fn peek(&self) -> u8 {
         self.buf.code[self.pos]
+    }
+
+    /// Whether the `TEXT_NUMBER` here was written as an integer (a float
+    /// is refused by 128-bit requests as any float is).
+    fn text_is_integer(&self) -> bool {
+        let mut r = Reader {
+            buf: self.buf,
+            pos: self.pos,
+        };
+        let text = text_number(&mut r);
+        !text.bytes().any(|b| matches!(b, b'.' | b'e' | b'E'))
     }
 }
 
@@ -988,7 +1063,7 @@ impl<'r, 'a, 'de, E: de::Error> Replay<'r, 'a, 'de, E> {
             I8 | I16 | I32 | I64 => Unexpected::Signed(self.reader.signed_after(start)),
             U128 | I128 => Unexpected::Other("128-bit integer"),
             F32 => Unexpected::Float(f32::from_le_bytes(self.reader.array()).into()),
-            F64 => Unexpected::Float(f64::from_le_bytes(self.reader.array())),
+            F64 | TEXT_NUMBER => Unexpected::Float(f64::from_le_bytes(self.reader.array())),
             CHAR => Unexpected::Other("char"),
             STR_BORROWED | STR_OWNED => Unexpected::Other("string"),
             BYTES_BORROWED | BYTES_OWNED => Unexpected::Other("bytes"),
@@ -1022,7 +1097,7 @@ impl<'a, 'de> Reader<'a, 'de> {
             U8 | U16 | U32 | U64 => Unexpected::Unsigned(self.varint_after_u8(start)),
             I8 | I16 | I32 | I64 => Unexpected::Signed(self.signed_after(start)),
             F32 => Unexpected::Float(f32::from_le_bytes(self.array()).into()),
-            F64 => Unexpected::Float(f64::from_le_bytes(self.array())),
+            F64 | TEXT_NUMBER => Unexpected::Float(f64::from_le_bytes(self.array())),
             CHAR => match u32::try_from(self.varint()).ok().and_then(char::from_u32) {
                 Some(c) => Unexpected::Char(c),
                 None => unreachable_code(CHAR),
@@ -1188,8 +1263,28 @@ impl<'de, E: de::Error> Deserializer<'de> for Replay<'_, '_, 'de, E> {
     }
 
     numbers! {
-        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64 deserialize_i128
-        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64 deserialize_u128
+        deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+        deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
+    }
+
+    fn deserialize_u128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+        if self.reader.peek() == TEXT_NUMBER && self.reader.text_is_integer() {
+            return match text_number(self.reader).parse::<u128>() {
+                Ok(v) => visitor.visit_u128(v),
+                Err(_) => Err(wide_refused()),
+            };
+        }
+        self.deserialize_u64(visitor)
+    }
+
+    fn deserialize_i128<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
+        if self.reader.peek() == TEXT_NUMBER && self.reader.text_is_integer() {
+            return match text_number(self.reader).parse::<i128>() {
+                Ok(v) => visitor.visit_i128(v),
+                Err(_) => Err(wide_refused()),
+            };
+        }
+        self.deserialize_u64(visitor)
     }
 
     floats! {
@@ -1332,6 +1427,14 @@ macro_rules! numbers {
                         let digits = owned_str(self.reader);
                         replay_number(digits, visitor)
                     }
+                    // What serde_json hands any request but `u128` and
+                    // `i128` for such a number.
+                    TEXT_NUMBER => {
+                        self.reader.pos += 1;
+                        let value = f64::from_le_bytes(self.reader.array());
+                        self.reader.skip();
+                        visitor.visit_f64(value)
+                    }
                     _ => replay_number_code(self.reader, visitor),
                 }
             }
@@ -1368,6 +1471,15 @@ macro_rules! floats {
                             Err(_) => replay_number(digits, visitor),
                         }
                     }
+                    // serde_json's own parse of the text, to the field's
+                    // type (an `f32` is not rounded through `f64`).
+                    TEXT_NUMBER => {
+                        let text = text_number(self.reader);
+                        match crate::exact::parse_float::<$ty>(text) {
+                            Ok(v) => visitor.$visit(v),
+                            Err(message) => Err(E::custom(message)),
+                        }
+                    }
                     // The other numbers' replay: their bodies are all the same.
                     _ => self.deserialize_u64(visitor),
                 }
@@ -1401,6 +1513,11 @@ where
         I128 => visitor.visit_i128(i128::from_le_bytes(reader.array())),
         F32 => visitor.visit_f32(f32::from_le_bytes(reader.array())),
         F64 => visitor.visit_f64(f64::from_le_bytes(reader.array())),
+        TEXT_NUMBER => {
+            let value = f64::from_le_bytes(reader.array());
+            reader.skip();
+            visitor.visit_f64(value)
+        }
         CHAR => {
             let v = reader.varint();
             match u32::try_from(v).ok().and_then(char::from_u32) {
@@ -1516,6 +1633,21 @@ fn replay_number_code<'de, V: Visitor<'de>, E: de::Error>(
         }
         _ => refuse(reader, visitor),
     }
+}
+
+/// The text of the `TEXT_NUMBER` at the reader, stepping over it.
+fn text_number<'a>(reader: &mut Reader<'a, '_>) -> &'a str {
+    reader.pos += 9;
+    reader.pos += 1;
+    owned_str(reader)
+}
+
+/// A `TEXT_NUMBER` too wide for a 128-bit request (or not an integer),
+/// refused as serde_json refuses it in place: its `number out of range`,
+/// without the position, which serde_json adds where the object ends.
+#[cold]
+fn wide_refused<E: de::Error>() -> E {
+    E::custom("number out of range")
 }
 
 fn owned_str<'a>(reader: &mut Reader<'a, '_>) -> &'a str {
@@ -2040,6 +2172,11 @@ impl serde::Serialize for Emit<'_, '_> {
             I128 => s.serialize_i128(i128::from_le_bytes(r.array())),
             F32 => s.serialize_f32(f32::from_le_bytes(r.array())),
             F64 => s.serialize_f64(f64::from_le_bytes(r.array())),
+            TEXT_NUMBER => {
+                let value = f64::from_le_bytes(r.array());
+                r.skip();
+                s.serialize_f64(value)
+            }
             CHAR => match u32::try_from(r.varint()).ok().and_then(char::from_u32) {
                 Some(c) => s.serialize_char(c),
                 None => unreachable_code(CHAR),

@@ -53,6 +53,9 @@ pub trait Dispatch<'de>: Sized {
     /// `require_tag_first`: a key before the tag is an error.
     const REQUIRE_TAG_FIRST: bool = false;
 
+    /// `exact_numbers`: entries before the tag keep numbers beyond 64 bits.
+    const EXACT_NUMBERS: bool = false;
+
     /// `#[serde(expecting = "...")]`: what a value of the wrong type is
     /// told was expected, instead of our own wording.
     const EXPECTING: Option<&'static str> = None;
@@ -238,6 +241,12 @@ pub trait Subtypes<'de> {
         false
     }
 
+    /// `exact_numbers`: entries before the tag are recorded from
+    /// serde_json's text where it is the format (see `exact.rs`).
+    fn exact_numbers(&self) -> bool {
+        false
+    }
+
     /// Whether payloads are read through a type-erased deserializer, whose
     /// errors would lose their position; the engine then keeps the original.
     fn erased(&self) -> bool {
@@ -364,6 +373,11 @@ impl<'de, T: Dispatch<'de>> Subtypes<'de> for EnumSubtypes<T> {
     #[inline]
     fn require_tag_first(&self) -> bool {
         T::REQUIRE_TAG_FIRST
+    }
+
+    #[inline]
+    fn exact_numbers(&self) -> bool {
+        T::EXACT_NUMBERS
     }
 
     #[inline]
@@ -609,6 +623,9 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
                             self.build(fallback, prefix.prefix_reader(), map, Some(key))
                         }
                     };
+                }
+                Some(false) if s.exact_numbers() => {
+                    prefix.record_exact_value(&mut map, depth, s.limit())?
                 }
                 Some(false) => match s.limit() {
                     None => prefix.record_value(&mut map, depth)?,

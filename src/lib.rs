@@ -151,13 +151,15 @@
 //! of the format hands over: binary formats give `u128`/`i128` and they are
 //! kept; serde_json without its `arbitrary_precision` feature reads such a
 //! number as `f64`, and the `u128` field then reports an error rather than a
-//! rounded value. `f64` fields read the same wherever the tag is: serde_json
-//! parses a number alike whether or not it knows the type. An `f32` field
-//! once buffered is rounded from that `f64`; with serde_json's
-//! `float_roundtrip` feature, which rounds the digits to `f32` directly when
-//! the tag comes first, the two can differ in the last bit, and a number
-//! beyond `f32`'s range is an error with the tag first but infinity once
-//! buffered. Without `float_roundtrip` both positions round through `f64`.
+//! rounded value, unless the type says `exact_numbers` (below). `f64` fields
+//! read the same wherever the tag is: serde_json parses a number alike
+//! whether or not it knows the type. An `f32` field once buffered is rounded
+//! from that `f64`; with serde_json's `float_roundtrip` feature, which
+//! rounds the digits to `f32` directly when the tag comes first, the two can
+//! differ in the last bit, and a number beyond `f32`'s range is an error
+//! with the tag first but infinity once buffered. Without `float_roundtrip`
+//! both positions round through `f64`; with `exact_numbers` both read the
+//! digits.
 //!
 //! Shown by `test_memory`: `tag_first_buffers_nothing_of_the_rest`,
 //! `tag_last_buffers_at_most_8x_its_input`; `test_enum`:
@@ -171,6 +173,78 @@
 //! `test_formats::u128_and_i128_survive_cbor_buffering`; `test_vs_serde`:
 //! `tag_last_128_bit_integers_in_plain_serde_json_are_an_error`,
 //! `tag_last_128_bit_integers_with_arbitrary_precision_are_kept`.
+//!
+//! ## Exact numbers before the tag: `exact_numbers`
+//!
+//! With the crate feature `exact_numbers`,
+//! `#[json_subtypes(tag = "type", exact_numbers)]` (on an enum or a trait;
+//! [`ProfileBuilder::exact_numbers`] on a profile) makes serde_json read the
+//! entries before the tag from their text, so a payload reads the same
+//! numbers wherever the tag is, without changing how `serde_json::Value`
+//! and `Number` read elsewhere (as `arbitrary_precision` would):
+//!
+//! ```
+//! # #[cfg(feature = "exact_numbers")] {
+//! use json_subtypes::json_subtypes;
+//! use serde::{Deserialize, Serialize};
+//!
+//! #[derive(Debug, PartialEq, Serialize, Deserialize)]
+//! struct Transfer {
+//!     amount: u128,
+//! }
+//!
+//! #[json_subtypes(tag = "type", exact_numbers)]
+//! #[derive(Debug, PartialEq)]
+//! enum Ledger {
+//!     #[json_subtypes(name = "transfer")]
+//!     Transfer(Transfer),
+//! }
+//!
+//! let json = r#"{"amount":340282366920938463463374607431768211455,"type":"transfer"}"#;
+//! let read: Ledger = serde_json::from_str(json)?;
+//! assert_eq!(read, Ledger::Transfer(Transfer { amount: u128::MAX }));
+//! // Written with the tag first, as always.
+//! assert_eq!(
+//!     serde_json::to_string(&read)?,
+//!     r#"{"type":"transfer","amount":340282366920938463463374607431768211455}"#
+//! );
+//! # }
+//! # Ok::<(), serde_json::Error>(())
+//! ```
+//!
+//! - It applies where serde_json reads from a `&str` or `&[u8]`
+//!   (`from_str`, `from_slice`), also to numbers nested in objects and
+//!   arrays before the tag. `from_reader` and other formats read as before
+//!   (binary formats keep 128-bit integers anyway).
+//! - Every field reads what it reads with the tag first: an integer beyond
+//!   64 bits goes to a `u128`/`i128` field exactly and an `f32` field is
+//!   rounded from the digits; any other field is handed serde_json's `f64`,
+//!   as with the tag first. A value out of range for the field is serde_json's
+//!   `number out of range`.
+//! - It costs, so it is opt-in twice. Per type: the entries are taken as
+//!   raw JSON text and recorded from it, a second pass over them; with the
+//!   tag after eight fields a read costs a quarter more instructions than
+//!   without it, reads with the tag first do not change (PERFORMANCE.md,
+//!   "exact_numbers"). Per build: the feature turns on serde_json's
+//!   `raw_value`, the only way serde_json shows a value's text, and that
+//!   makes every `serde_json::from_reader` in the build slower (about a
+//!   quarter more instructions, measured), whoever calls it. Without the
+//!   feature the key is a compile error saying so, and
+//!   `ProfileBuilder::exact_numbers(true)` a [`BuildError`].
+//! - With serde_json's `arbitrary_precision` it changes nothing: serde_json
+//!   then hands every number over by its digits already.
+//! - In a hierarchy (`nested`), the level that reads the object from
+//!   serde_json records it: put `exact_numbers` on the root.
+//! - `require_tag_first` lets nothing come before the tag, so the two on one
+//!   attribute are a compile error.
+//!
+//! Shown by `test_exact_numbers`: `wide_integers_read_exactly_with_the_tag_last`,
+//! `f32_is_parsed_from_the_text_as_with_the_tag_first`,
+//! `nested_values_before_the_tag_keep_their_numbers`,
+//! `other_requests_see_what_serde_json_hands_over`,
+//! `out_of_range_128_bit_values_are_refused`, `other_readers_and_formats_are_unaffected`,
+//! `trait_objects_and_profiles`; and, without it,
+//! `without_exact_numbers_wide_integers_before_the_tag_are_refused`.
 //!
 //! # Fallback
 //!
@@ -875,6 +949,7 @@ mod content;
 mod dispatch;
 mod entry;
 mod erased;
+mod exact;
 // Both reached only through `__private`.
 #[allow(missing_docs)]
 mod fallback;
@@ -937,7 +1012,9 @@ pub mod __private {
     pub use crate::entry::{
         deserialize_marked, deserialize_registered, serialize_marked, serialize_registered,
     };
-    pub use crate::registry::{Described, Entry, Registered, Registry, SchemaSubtype};
+    pub use crate::registry::{
+        Described, Entry, Registered, Registry, SchemaSubtype, TraitSettings,
+    };
     pub use crate::tag::{
         check_nested, read_typed_tag, unknown_typed_tag, Claims, Found, HeadValue, Literal,
         LiteralTable, TagSink, MAX_NESTING,
@@ -957,6 +1034,7 @@ pub mod __private {
         pub use crate::entry::registered_schema as registered;
         pub use crate::schema::*;
     }
+    pub use crate::__json_subtypes_exact_numbers as exact_numbers_gate;
     pub use crate::__json_subtypes_utoipa as utoipa_gate;
     #[cfg(feature = "utoipa")]
     pub mod openapi {
@@ -984,6 +1062,29 @@ macro_rules! __json_subtypes_schema {
 #[macro_export]
 macro_rules! __json_subtypes_schema {
     ($($item:tt)*) => {};
+}
+
+// `exact_numbers` on an attribute needs this crate's feature of that name
+// (serde_json's `raw_value`): the macro emits its constant through this gate,
+// which is a compile error pointing at the key when the feature is off.
+#[cfg(feature = "exact_numbers")]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __json_subtypes_exact_numbers {
+    ($($item:tt)*) => {
+        $($item)*
+    };
+}
+
+#[cfg(not(feature = "exact_numbers"))]
+#[doc(hidden)]
+#[macro_export]
+macro_rules! __json_subtypes_exact_numbers {
+    ($($item:tt)*) => {
+        ::core::compile_error! {
+            "`exact_numbers` needs the `exact_numbers` feature of json_subtypes (it turns on serde_json's `raw_value`); add `features = [\"exact_numbers\"]` to the json_subtypes dependency"
+        }
+    };
 }
 
 // The same for the `ToSchema` impls and the `utoipa` feature.

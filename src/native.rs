@@ -34,7 +34,9 @@ use core::marker::PhantomData;
 use serde::de::{DeserializeOwned, Deserializer, MapAccess, Visitor};
 use serde::Serializer;
 
-use crate::buffer::ReplayMap;
+use serde_json::de::{SliceRead, StrRead};
+
+use crate::buffer::{Recorder, ReplayMap};
 use crate::object::{JsonWriter, Upcast};
 use crate::rest::{Payload, Rest};
 
@@ -171,6 +173,40 @@ where
     match unsafe { same_type::cast::<_, Result<S::Ok, S::Error>>(result) } {
         Ok(out) => Ok(out),
         Err(_) => unreachable!("a serde_json::Serializer with other Ok or Error types"),
+    }
+}
+
+/// Records the value `deserializer` holds through `exact::record_text`
+/// when it is serde_json's over a `&str` or a `&[u8]`; hands both back
+/// otherwise.
+#[inline]
+pub(crate) fn record_json_text<'b, 'de, D>(
+    deserializer: D,
+    recorder: Recorder<'b, 'de>,
+) -> Result<Result<(), D::Error>, (D, Recorder<'b, 'de>)>
+where
+    D: Deserializer<'de>,
+{
+    type Json<'a, R> = &'a mut serde_json::Deserializer<R>;
+    // SAFETY: the cast reference is used only within this call, while the
+    // borrow `deserializer` held lives, and keeps nothing beyond `'de`.
+    let deserializer = match unsafe { same_type::cast::<D, Json<'_, StrRead<'de>>>(deserializer) } {
+        Ok(json) => return Ok(json_result::<D>(crate::exact::record_text(json, recorder))),
+        Err(deserializer) => deserializer,
+    };
+    // SAFETY: as above.
+    match unsafe { same_type::cast::<D, Json<'_, SliceRead<'de>>>(deserializer) } {
+        Ok(json) => Ok(json_result::<D>(crate::exact::record_text(json, recorder))),
+        Err(deserializer) => Err((deserializer, recorder)),
+    }
+}
+
+/// serde_json's result as `D`'s, `D` being serde_json's deserializer.
+fn json_result<'de, D: Deserializer<'de>>(result: serde_json::Result<()>) -> Result<(), D::Error> {
+    // SAFETY: `D::Error` is `serde_json::Error`, which borrows nothing.
+    match unsafe { same_type::cast::<serde_json::Result<()>, Result<(), D::Error>>(result) } {
+        Ok(result) => result,
+        Err(_) => unreachable!("a serde_json::Deserializer with another Error type"),
     }
 }
 

@@ -159,6 +159,7 @@ pub struct ProfileBuilder<T: ?Sized + 'static> {
     max_depth: Option<u32>,
     max_buffer: Option<usize>,
     require_tag_first: bool,
+    exact_numbers: bool,
     visible: bool,
     problems: Vec<String>,
 }
@@ -193,6 +194,7 @@ impl<T: ?Sized + 'static> Profile<T> {
             max_depth: None,
             max_buffer: None,
             require_tag_first: false,
+            exact_numbers: false,
             visible: false,
             problems: Vec::new(),
         }
@@ -344,6 +346,7 @@ impl<T: ?Sized + Registered + 'static> Profile<T> {
             .collect();
         builder.max_depth = Some(registry.max_depth_value());
         (builder.max_buffer, builder.require_tag_first) = registry.limits();
+        builder.exact_numbers = registry.exact_numbers_value();
         builder.visible = registry.is_visible();
         builder
     }
@@ -477,6 +480,21 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
         self
     }
 
+    /// Whether entries read before the tag keep numbers that no 64-bit
+    /// integer holds, with serde_json over a `&str` or `&[u8]`: an integer
+    /// beyond 64 bits then reads into a `u128` or `i128` field, and an
+    /// `f32` field is parsed from the number's text, as with the tag
+    /// first. serde_json (without `arbitrary_precision`) otherwise hands
+    /// such a number over as an `f64` before the tag says who reads it.
+    /// Off by default: it makes reads with the tag after other keys slower
+    /// (PERFORMANCE.md, "exact_numbers"); other formats are unaffected.
+    /// Needs this crate's `exact_numbers` feature (a [`BuildError`]
+    /// without it); see the crate docs.
+    pub fn exact_numbers(mut self, exact: bool) -> Self {
+        self.exact_numbers = exact;
+        self
+    }
+
     fn push<C>(&mut self, tag: Option<OwnedLiteral>, fallback: bool, when_fields: Vec<Arc<str>>)
     where
         C: Serialize + DeserializeOwned + 'static,
@@ -578,6 +596,16 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
                 "require_tag_first(true): a presence-only profile has no tag to come first; call `.tag(\"...\")` or remove it".to_owned(),
             );
         }
+        if self.exact_numbers && !cfg!(feature = "exact_numbers") {
+            problems.push(
+                "exact_numbers(true) needs the `exact_numbers` feature of json_subtypes (it turns on serde_json's `raw_value`); add `features = [\"exact_numbers\"]` to the json_subtypes dependency".to_owned(),
+            );
+        }
+        if self.exact_numbers && self.require_tag_first {
+            problems.push(
+                "exact_numbers(true) with require_tag_first(true): nothing is read before the tag; remove one".to_owned(),
+            );
+        }
         if self.require_tag_first && position == TagPosition::Last {
             problems.push(
                 "require_tag_first(true) with tag_position(Last): the profile could not read what it writes; write the tag first or bound the buffer with `max_buffer` instead".to_owned(),
@@ -620,6 +648,7 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
             registry.set_max_depth(max_depth);
         }
         registry.set_limits(self.max_buffer, self.require_tag_first);
+        registry.set_exact_numbers(self.exact_numbers);
         registry.set_visible(self.visible);
         debug_assert!(registry.problems().is_empty(), "{:?}", registry.problems());
         Ok(Profile {

@@ -144,6 +144,9 @@ pub struct Registry<T: ?Sized + 'static> {
     max_buffer: Option<usize>,
     /// `require_tag_first`: a key before the tag is an error.
     require_tag_first: bool,
+    /// `exact_numbers`: entries before the tag keep numbers beyond 64 bits
+    /// (see `exact.rs`).
+    exact_numbers: bool,
     /// The key when a replay may hand the tag entry first: not for a
     /// limited registry (see `Subtypes::max_buffer`). Kept apart so the
     /// tag-first read asks one field, as before limits existed.
@@ -202,16 +205,27 @@ impl<T: ?Sized> Clone for Subtype_<T> {
     }
 }
 
+/// The keys of a trait's attribute other than its tag, as the macro read them.
+pub struct TraitSettings {
+    /// `max_depth = N` (the default otherwise).
+    pub max_depth: u32,
+    /// `max_buffer = N`.
+    pub max_buffer: Option<usize>,
+    /// `require_tag_first`.
+    pub require_tag_first: bool,
+    /// `exact_numbers`.
+    pub exact_numbers: bool,
+    /// `visible`.
+    pub visible: bool,
+}
+
 impl<T: ?Sized + 'static> Registry<T> {
     /// Builds the table of a trait from its registrations, sorted by type
     /// name so every build sees the same order whatever the link order.
     pub fn from_entries<'a>(
         name: &str,
         key: Option<&'static str>,
-        max_depth: u32,
-        max_buffer: Option<usize>,
-        require_tag_first: bool,
-        visible: bool,
+        settings: TraitSettings,
         entries: impl IntoIterator<
             Item = (
                 &'a Entry<T>,
@@ -242,9 +256,10 @@ impl<T: ?Sized + 'static> Registry<T> {
             .collect();
         subtypes.sort_by(|a, b| (a.type_name, &a.tag).cmp(&(b.type_name, &b.tag)));
         let mut out = Registry::build(name, key.map(Arc::from), subtypes, TagPosition::First);
-        out.max_depth = max_depth;
-        out.set_limits(max_buffer, require_tag_first);
-        out.visible = visible && out.key.is_some();
+        out.max_depth = settings.max_depth;
+        out.set_limits(settings.max_buffer, settings.require_tag_first);
+        out.exact_numbers = settings.exact_numbers;
+        out.visible = settings.visible && out.key.is_some();
         if out.entries.is_empty() {
             let problem = format!(
                 "no subtypes are registered for {name} (none were found at run time; inventory registers nothing on platforms without static constructors)"
@@ -281,6 +296,7 @@ impl<T: ?Sized + 'static> Registry<T> {
             max_depth: crate::buffer::DEFAULT_MAX_DEPTH,
             max_buffer: None,
             require_tag_first: false,
+            exact_numbers: false,
             hoist: None,
             visible: false,
         };
@@ -373,6 +389,14 @@ impl<T: ?Sized + 'static> Registry<T> {
 
     pub(crate) fn limits(&self) -> (Option<usize>, bool) {
         (self.max_buffer, self.require_tag_first)
+    }
+
+    pub(crate) fn set_exact_numbers(&mut self, exact: bool) {
+        self.exact_numbers = exact;
+    }
+
+    pub(crate) fn exact_numbers_value(&self) -> bool {
+        self.exact_numbers
     }
 
     pub(crate) fn set_visible(&mut self, visible: bool) {
@@ -631,6 +655,11 @@ impl<'de, T: ?Sized + 'static> Subtypes<'de> for &Registry<T> {
     #[inline]
     fn require_tag_first(&self) -> bool {
         self.require_tag_first
+    }
+
+    #[inline]
+    fn exact_numbers(&self) -> bool {
+        self.exact_numbers
     }
 
     fn build<P>(&self, index: u32, payload: P) -> Result<Box<T>, <P as Deserializer<'de>>::Error>

@@ -19,3 +19,19 @@ fn ui_schemars() {
     let t = trybuild::TestCases::new();
     t.compile_fail("tests/ui-schemars/*.rs");
 }
+
+/// Mistakes with `exact_numbers`, which needs its feature to compile at all.
+#[cfg(feature = "exact_numbers")]
+#[test]
+fn ui_exact_numbers() {
+    let t = trybuild::TestCases::new();
+    t.compile_fail("tests/ui-exact/*.rs");
+}
+
+/// `exact_numbers` without the feature.
+#[cfg(not(feature = "exact_numbers"))]
+#[test]
+fn ui_without_exact_numbers() {
+    let t = trybuild::TestCases::new();
+    t.compile_fail("tests/ui-no-exact/*.rs");
+}

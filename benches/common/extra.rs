@@ -50,14 +50,22 @@ both_traits!(Click => "click", Key => "key", Scroll => "scroll", View => "view")
 /// The builder-configured twin of the attribute registry: same tag key, same
 /// tags, same types.
 pub fn event_profile() -> Profile<dyn EventTrait> {
+    profile_builder().build().unwrap()
+}
+
+/// `event_profile` with `exact_numbers(true)`.
+#[cfg(feature = "exact_numbers")]
+pub fn exact_event_profile() -> Profile<dyn EventTrait> {
+    profile_builder().exact_numbers(true).build().unwrap()
+}
+
+fn profile_builder() -> json_subtypes::ProfileBuilder<dyn EventTrait> {
     Profile::<dyn EventTrait>::builder()
         .tag("type")
         .subtype::<Click>("click")
         .subtype::<Key>("key")
         .subtype::<Scroll>("scroll")
         .subtype::<View>("view")
-        .build()
-        .unwrap()
 }
 
 pub fn boxed(e: &Event) -> Box<dyn EventTrait> {
@@ -179,6 +187,8 @@ impl From<Event> for NestedEvent {
 
 pub struct Extra {
     pub profile: Profile<dyn EventTrait>,
+    #[cfg(feature = "exact_numbers")]
+    pub exact_profile: Profile<dyn EventTrait>,
     pub click_boxed: Box<dyn EventTrait>,
     pub click_tt: Box<dyn TtEvent>,
     pub boxed_events: Vec<Box<dyn EventTrait>>,
@@ -196,6 +206,8 @@ impl Extra {
         let click_event = Event::Click(click.clone());
         Extra {
             profile: event_profile(),
+            #[cfg(feature = "exact_numbers")]
+            exact_profile: exact_event_profile(),
             click_boxed: boxed(&click_event),
             click_tt: tt_boxed(&click_event),
             boxed_events: events.iter().map(boxed).collect(),

@@ -88,6 +88,22 @@ pub enum Event {
     View(View),
 }
 
+/// Ours, string tags, with `exact_numbers` (entries before the tag read
+/// from serde_json's text). Needs the `exact_numbers` feature.
+#[cfg(feature = "exact_numbers")]
+#[json_subtypes(tag = "type", exact_numbers)]
+#[derive(Debug, Clone, PartialEq)]
+pub enum ExactEvent {
+    #[json_subtypes(name = "click")]
+    Click(Click),
+    #[json_subtypes(name = "key")]
+    Key(Key),
+    #[json_subtypes(name = "scroll")]
+    Scroll(Scroll),
+    #[json_subtypes(name = "view")]
+    View(View),
+}
+
 /// Ours, int tags.
 #[json_subtypes(tag = "type")]
 #[derive(Debug, Clone, PartialEq)]
@@ -356,6 +372,12 @@ impl Inputs {
         assert_eq!(de_serde(&self.single_last), sev, "serde, tag last");
         assert_eq!(de_int(&self.single_int_first), iev, "ours int, tag first");
         assert_eq!(de_int(&self.single_int_last), iev, "ours int, tag last");
+        #[cfg(feature = "exact_numbers")]
+        {
+            let xev = ExactEvent::Click(click.clone());
+            assert_eq!(de_exact(&self.single_first), xev, "ours exact, tag first");
+            assert_eq!(de_exact(&self.single_last), xev, "ours exact, tag last");
+        }
 
         // Deserialize, 1000 mixed objects.
         assert_eq!(de_vec_plain(&self.vec_plain, &self.kinds), self.events);
@@ -402,6 +424,11 @@ impl Inputs {
             assert_eq!(&de_trait(json).to_event(), ev, "ours dyn: {json}");
             assert_eq!(&de_typetag(json).to_event(), ev, "typetag: {json}");
             assert_eq!(&de_profile(p, json).to_event(), ev, "profile: {json}");
+            #[cfg(feature = "exact_numbers")]
+            {
+                let exact = de_profile(&x.exact_profile, json).to_event();
+                assert_eq!(&exact, ev, "profile exact_numbers: {json}");
+            }
         }
         let plain_boxed = de_vec_plain_boxed(&self.vec_plain, &self.kinds);
         assert_eq!(to_events(plain_boxed), self.events);
@@ -486,6 +513,12 @@ pub fn de_plain(json: &str) -> Click {
 
 #[inline(never)]
 pub fn de_ours(json: &str) -> Event {
+    serde_json::from_str(json).unwrap()
+}
+
+#[cfg(feature = "exact_numbers")]
+#[inline(never)]
+pub fn de_exact(json: &str) -> ExactEvent {
     serde_json::from_str(json).unwrap()
 }
 

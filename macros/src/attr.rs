@@ -9,7 +9,7 @@ use syn::{Expr, ExprLit, ExprUnary, Lit, LitStr, UnOp};
 use crate::case::{RenameRule, RULES};
 use crate::ctx::Ctxt;
 
-const CONTAINER_KEYS: &str = "`tag`, `tag_type`, `rename_all`, `first_match`, `max_depth`, `max_buffer`, `require_tag_first`, `visible`, `schema`";
+const CONTAINER_KEYS: &str = "`tag`, `tag_type`, `rename_all`, `first_match`, `max_depth`, `max_buffer`, `require_tag_first`, `exact_numbers`, `visible`, `schema`";
 const VARIANT_KEYS: &str = "`name`, `alias`, `fallback`, `when_field`, `nested`";
 const IMPL_KEYS: &str = "`name`, `alias`, `fallback`, `when_field`";
 
@@ -75,6 +75,9 @@ pub struct ContainerAttrs {
     /// `require_tag_first`: the tag must be an object's first key; a key
     /// before it is an error and nothing is ever buffered.
     pub require_tag_first: Option<Spanned<()>>,
+    /// `exact_numbers`: with serde_json, entries before the tag keep
+    /// numbers no 64-bit integer holds (read from their text).
+    pub exact_numbers: Option<Spanned<()>>,
     /// `visible`: a payload field named like the tag is the tag: it
     /// receives the tag's value on read and is what is written.
     pub visible: Option<Spanned<()>>,
@@ -131,6 +134,9 @@ impl ContainerAttrs {
             } else if meta.path.is_ident("require_tag_first") {
                 let tokens = meta.path.to_token_stream();
                 set_once(cx, &meta, &mut out.require_tag_first, (), tokens);
+            } else if meta.path.is_ident("exact_numbers") {
+                let tokens = meta.path.to_token_stream();
+                set_once(cx, &meta, &mut out.exact_numbers, (), tokens);
             } else if meta.path.is_ident("visible") {
                 let tokens = meta.path.to_token_stream();
                 set_once(cx, &meta, &mut out.visible, (), tokens);

@@ -28,6 +28,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     check_visible(cx, cont);
     check_require_tag_first_needs_tag(cx, &cont.attrs, "enum");
     check_one_buffer_limit(cx, &cont.attrs);
+    check_exact_numbers_buffers(cx, &cont.attrs);
     check_container_serde_attrs(cx, cont);
     check_variant_serde_attrs(cx, cont);
 }
@@ -308,6 +309,19 @@ fn check_one_buffer_limit(cx: &Ctxt, attrs: &ContainerAttrs) {
     }
 }
 
+/// `exact_numbers` is about entries buffered before the tag, which
+/// `require_tag_first` forbids.
+fn check_exact_numbers_buffers(cx: &Ctxt, attrs: &ContainerAttrs) {
+    if let (Some(exact), Some(_), Some(_)) =
+        (&attrs.exact_numbers, &attrs.require_tag_first, &attrs.tag)
+    {
+        cx.error_spanned_by(
+            exact,
+            "`exact_numbers` keeps numbers read before the tag, and `require_tag_first` lets nothing come before it; remove one",
+        );
+    }
+}
+
 /// Container-level serde attributes that would change the enum's wire form
 /// conflict with ours; the others pass to serde (see the crate docs' table).
 fn check_container_serde_attrs(cx: &Ctxt, cont: &Container) {
@@ -483,13 +497,14 @@ fn is_self_or_box_of_self(ty: &syn::Type, ident: &syn::Ident) -> bool {
 
 /// The rules for `#[json_subtypes(...)]` on a trait: it takes `tag` (or
 /// nothing, for presence mode), `max_depth`, `max_buffer`,
-/// `require_tag_first` and `visible`.
+/// `require_tag_first`, `exact_numbers` and `visible`.
 pub fn check_trait(cx: &Ctxt, tr: &Trait) {
     check_trait_not_generic(cx, tr);
     check_trait_keys(cx, tr);
     check_trait_visible(cx, tr);
     check_require_tag_first_needs_tag(cx, &tr.attrs, "trait");
     check_one_buffer_limit(cx, &tr.attrs);
+    check_exact_numbers_buffers(cx, &tr.attrs);
 }
 
 /// One registry per trait: an instantiation of a generic trait has none.

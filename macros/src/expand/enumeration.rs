@@ -176,6 +176,16 @@ fn generate(cont: &Container) -> TokenStream {
             const REQUIRE_TAG_FIRST: bool = true;
         )
     });
+    // Through the runtime's gate: a compile error at the key unless its
+    // `exact_numbers` feature is on.
+    let exact_numbers = cont.attrs.exact_numbers.as_ref().map(|key| {
+        let span = key.tokens.span();
+        quote_spanned!(span=>
+            ::json_subtypes::__private::exact_numbers_gate! {
+                const EXACT_NUMBERS: bool = true;
+            }
+        )
+    });
     let is_nested_call = if has_nested {
         quote!(__is_nested(index))
     } else {
@@ -285,6 +295,7 @@ fn generate(cont: &Container) -> TokenStream {
                 const MAX_DEPTH: u32 = #max_depth;
                 #max_buffer
                 #require_tag_first
+                #exact_numbers
                 #expecting
 
                 #[inline]

@@ -35,6 +35,12 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
         None => quote!(::core::option::Option::None),
     };
     let require_tag_first = tr.attrs.require_tag_first.is_some();
+    let exact_numbers = tr.attrs.exact_numbers.is_some();
+    // As for enums: a compile error at the key without the runtime feature.
+    let exact_numbers_gate = tr.attrs.exact_numbers.as_ref().map(|key| {
+        let span = syn::spanned::Spanned::span(&key.tokens);
+        quote::quote_spanned!(span=> ::json_subtypes::__private::exact_numbers_gate! {})
+    });
     let visible = tr.attrs.visible.is_some();
     let schema = tr.attrs.schema.is_some();
     let ident = tr.ident().clone();
@@ -156,6 +162,7 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             );
 
             #private::inventory::collect!(__Registration);
+            #exact_numbers_gate
 
             impl dyn #ident {
                 #[doc(hidden)]
@@ -178,10 +185,13 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                         #private::Registry::from_entries(
                             #name,
                             #key,
-                            #max_depth,
-                            #max_buffer,
-                            #require_tag_first,
-                            #visible,
+                            #private::TraitSettings {
+                                max_depth: #max_depth,
+                                max_buffer: #max_buffer,
+                                require_tag_first: #require_tag_first,
+                                exact_numbers: #exact_numbers,
+                                visible: #visible,
+                            },
                             #private::inventory::iter::<__Registration>
                                 .into_iter()
                                 .map(|__r| (&__r.0, __r.1, #private::marker::Conversions::new((__r.2)()), __r.3)),

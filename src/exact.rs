@@ -1,0 +1,344 @@
+//! `exact_numbers`: entries before the tag recorded from serde_json's text.
+//!
+//! serde_json (without its `arbitrary_precision` feature) hands a buffering
+//! visitor an integer beyond 64 bits as the nearest `f64`: its digits are
+//! gone before the tag says which payload reads them, so a `u128` field
+//! read with the tag last refuses a value it reads with the tag first.
+//! Nothing in serde_json's public API shows a number's text but `RawValue`,
+//! so an entry before the tag is taken as raw JSON (serde_json validates
+//! and skips it) and recorded here from that text: the same values as
+//! serde_json's own reading, except that a number no 64-bit integer holds
+//! keeps its text beside its `f64` (`TEXT_NUMBER` in `buffer.rs`).
+//!
+//! It is opt-in because it costs: serde_json's raw-value protocol and a
+//! second pass over each entry (PERFORMANCE.md, "exact_numbers"). Every
+//! other format, and serde_json over an `io::Read`, records as before.
+
+use core::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
+
+use crate::buffer::Recorder;
+
+/// The newtype name by which serde_json's `raw_value` feature (turned on by
+/// this crate) hands over a value's text.
+const RAW_TOKEN: &str = "$serde_json::private::RawValue";
+
+/// The value of a map entry before the tag, recorded under `exact_numbers`.
+pub(crate) struct ExactSeed<'b, 'de>(pub(crate) Recorder<'b, 'de>);
+
+impl<'de> DeserializeSeed<'de> for ExactSeed<'_, 'de> {
+    type Value = ();
+
+    fn deserialize<D>(self, deserializer: D) -> Result<(), D::Error>
+    where
+        D: Deserializer<'de>,
+    {
+        let mut recorder = self.0;
+        recorder
+            .buffer()
+            .note_human_readable(deserializer.is_human_readable());
+        // serde_json's `arbitrary_precision` already hands every number over
+        // by its digits, which `Number` and `Value` fields keep.
+        if cfg!(feature = "arbitrary_precision") {
+            return deserializer.deserialize_any(recorder);
+        }
+        match crate::native::record_json_text(deserializer, recorder) {
+            Ok(out) => out,
+            Err((deserializer, recorder)) => deserializer.deserialize_any(recorder),
+        }
+    }
+}
+
+/// Records the value `json` holds from its text.
+pub(crate) fn record_text<'de, R>(
+    json: &mut serde_json::Deserializer<R>,
+    recorder: Recorder<'_, 'de>,
+) -> serde_json::Result<()>
+where
+    R: serde_json::de::Read<'de>,
+{
+    json.deserialize_newtype_struct(RAW_TOKEN, RawText(recorder))
+}
+
+/// Receives serde_json's raw value: a one-entry map whose value is the text.
+struct RawText<'b, 'de>(Recorder<'b, 'de>);
+
+impl<'de> Visitor<'de> for RawText<'_, 'de> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("any value")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        map.next_key::<IgnoredAny>()?;
+        let text: &'de str = map.next_value()?;
+        let mut reader = Text { text, pos: 0 };
+        reader.value(self.0).map_err(de::Error::custom)
+    }
+
+    // serde_json without `raw_value` reads the newtype's content: then it is
+    // recorded as any other format's.
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        deserializer.deserialize_any(self.0)
+    }
+}
+
+/// A cursor over JSON text that serde_json has already validated.
+struct Text<'de> {
+    text: &'de str,
+    pos: usize,
+}
+
+/// An error of this module: its message only, as the position is the
+/// format's to add.
+struct Message(String);
+
+impl fmt::Display for Message {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl de::Error for Message {
+    fn custom<T: fmt::Display>(msg: T) -> Self {
+        Message(msg.to_string())
+    }
+}
+
+impl fmt::Debug for Message {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+impl std::error::Error for Message {}
+
+impl<'de> Text<'de> {
+    fn peek(&self) -> Option<u8> {
+        self.text.as_bytes().get(self.pos).copied()
+    }
+
+    fn skip_whitespace(&mut self) {
+        while let Some(b' ' | b'\n' | b'\t' | b'\r') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    /// Steps over `byte`, which validated JSON has here.
+    fn expect(&mut self, byte: u8) -> Result<(), Message> {
+        self.skip_whitespace();
+        if self.peek() != Some(byte) {
+            return Err(malformed());
+        }
+        self.pos += 1;
+        Ok(())
+    }
+
+    /// Records one value, as serde_json's `deserialize_any` would hand it
+    /// over, but for numbers beyond 64 bits.
+    fn value(&mut self, mut recorder: Recorder<'_, 'de>) -> Result<(), Message> {
+        self.skip_whitespace();
+        match self.peek() {
+            Some(b'{') => {
+                self.pos += 1;
+                let at = recorder.open_container(true);
+                let mut count = 0u64;
+                self.skip_whitespace();
+                if self.peek() == Some(b'}') {
+                    self.pos += 1;
+                } else {
+                    loop {
+                        self.skip_whitespace();
+                        self.string(recorder.nested()?)?;
+                        recorder.within(0)?;
+                        self.expect(b':')?;
+                        self.value(recorder.nested()?)?;
+                        recorder.within(0)?;
+                        count += 1;
+                        if !self.more(b'}')? {
+                            break;
+                        }
+                    }
+                }
+                recorder.close(at, count)
+            }
+            Some(b'[') => {
+                self.pos += 1;
+                let at = recorder.open_container(false);
+                let mut count = 0u64;
+                self.skip_whitespace();
+                if self.peek() == Some(b']') {
+                    self.pos += 1;
+                } else {
+                    loop {
+                        self.value(recorder.nested()?)?;
+                        recorder.within(0)?;
+                        count += 1;
+                        if !self.more(b']')? {
+                            break;
+                        }
+                    }
+                }
+                recorder.close(at, count)
+            }
+            Some(b'"') => self.string(recorder),
+            Some(b't') => {
+                self.pos += 4;
+                recorder.visit_bool(true)
+            }
+            Some(b'f') => {
+                self.pos += 5;
+                recorder.visit_bool(false)
+            }
+            Some(b'n') => {
+                self.pos += 4;
+                recorder.visit_unit()
+            }
+            Some(b'-' | b'0'..=b'9') => self.number(recorder),
+            _ => Err(malformed()),
+        }
+    }
+
+    /// After an element: `true` at a comma, `false` at the closing `end`.
+    fn more(&mut self, end: u8) -> Result<bool, Message> {
+        self.skip_whitespace();
+        match self.peek() {
+            Some(b',') => {
+                self.pos += 1;
+                Ok(true)
+            }
+            Some(b) if b == end => {
+                self.pos += 1;
+                Ok(false)
+            }
+            _ => Err(malformed()),
+        }
+    }
+
+    /// A string at the cursor: borrowed when it has no escapes (as
+    /// serde_json lends it), else unescaped by serde_json itself.
+    fn string(&mut self, recorder: Recorder<'_, 'de>) -> Result<(), Message> {
+        let bytes = self.text.as_bytes();
+        if bytes.get(self.pos) != Some(&b'"') {
+            return Err(malformed());
+        }
+        let start = self.pos + 1;
+        let rest = bytes.get(start..).ok_or_else(malformed)?;
+        let stop = quote_or_escape(rest);
+        if let Some(len) = stop.filter(|&len| rest[len] == b'"') {
+            self.pos = start + len + 1;
+            let inner = self.text.get(start..start + len).ok_or_else(malformed)?;
+            return recorder.visit_borrowed_str(inner);
+        }
+        let mut at = start + stop.ok_or_else(malformed)?;
+        loop {
+            match bytes.get(at) {
+                Some(b'"') => break,
+                Some(b'\\') => at += 2,
+                Some(_) => at += 1,
+                None => return Err(malformed()),
+            }
+        }
+        self.pos = at + 1;
+        let literal = self.text.get(start - 1..at + 1).ok_or_else(malformed)?;
+        let unescaped: String = serde_json::from_str(literal).map_err(without_position)?;
+        recorder.visit_str(&unescaped)
+    }
+
+    /// A number at the cursor: a 64-bit integer as serde_json hands it
+    /// over; anything else as the `f64` serde_json makes of it, with its
+    /// text.
+    fn number(&mut self, mut recorder: Recorder<'_, 'de>) -> Result<(), Message> {
+        let bytes = self.text.as_bytes();
+        let start = self.pos;
+        let negative = bytes.get(start) == Some(&b'-');
+        let mut at = start + usize::from(negative);
+        let mut value: u64 = 0;
+        let mut wide = false;
+        while let Some(&digit @ b'0'..=b'9') = bytes.get(at) {
+            match value
+                .checked_mul(10)
+                .and_then(|v| v.checked_add(u64::from(digit - b'0')))
+            {
+                Some(v) => value = v,
+                None => wide = true,
+            }
+            at += 1;
+        }
+        if !wide && !matches!(bytes.get(at), Some(b'.' | b'e' | b'E')) {
+            self.pos = at;
+            if !negative {
+                return recorder.visit_u64(value);
+            }
+            // serde_json reads `-0` as a float, and `-2^63` is the last
+            // negative `i64`.
+            if value != 0 && value <= 1 << 63 {
+                return recorder.visit_i64((value as i64).wrapping_neg());
+            }
+        }
+        while let Some(b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E') = bytes.get(at) {
+            at += 1;
+        }
+        self.pos = at;
+        let text = self.text.get(start..at).ok_or_else(malformed)?;
+        let value = parse_float::<f64>(text).map_err(Message)?;
+        recorder.within(text.len())?;
+        recorder.buffer().push_text_number(value, text);
+        Ok(())
+    }
+}
+
+/// Where the first `"` or `\\` of `bytes` is, eight bytes at a time (as
+/// serde_json's own string scan; the text has no control characters left,
+/// serde_json checked).
+fn quote_or_escape(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = u64::from_ne_bytes([1; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    let has_zero = |x: u64| x.wrapping_sub(ONES) & !x & HIGH;
+    let mut chunks = bytes.chunks_exact(8);
+    let mut at = 0;
+    for chunk in &mut chunks {
+        let mut word = [0; 8];
+        word.copy_from_slice(chunk);
+        let word = u64::from_le_bytes(word);
+        let found =
+            has_zero(word ^ (ONES * u64::from(b'"'))) | has_zero(word ^ (ONES * u64::from(b'\\')));
+        if found != 0 {
+            // The lowest flagged byte is exact (borrows only run upwards).
+            return Some(at + (found.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    let tail = chunks.remainder();
+    tail.iter()
+        .position(|&b| b == b'"' || b == b'\\')
+        .map(|i| at + i)
+}
+
+/// `text`, a JSON number, parsed by serde_json to `T` as it parses it in
+/// place (`float_roundtrip` and all); the error's message without its
+/// position.
+pub(crate) fn parse_float<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
+    serde_json::from_str(text).map_err(|e| without_position(e).0)
+}
+
+/// serde_json's message without ` at line L column C`, which would point
+/// into the entry's text instead of the input.
+fn without_position(error: serde_json::Error) -> Message {
+    let message = error.to_string();
+    if error.line() == 0 {
+        return Message(message);
+    }
+    let suffix = format!(" at line {} column {}", error.line(), error.column());
+    match message.strip_suffix(&suffix) {
+        Some(message) => Message(message.to_owned()),
+        None => Message(message),
+    }
+}
+
+#[cold]
+fn malformed() -> Message {
+    Message("json_subtypes: serde_json handed over malformed raw JSON".to_owned())
+}
