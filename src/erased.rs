@@ -29,6 +29,7 @@ use serde::de::{
 /// (serde_json writes a float or `null` its own way there).
 pub struct Error(Repr);
 
+#[derive(Clone)]
 enum Repr {
     Message(Box<str>),
     Invalid(Box<Invalid>),
@@ -38,6 +39,7 @@ enum Repr {
 // (two words: 16 bytes on 64-bit targets, 8 on wasm32).
 const _: () = assert!(core::mem::size_of::<Error>() == core::mem::size_of::<Box<str>>());
 
+#[derive(Clone)]
 struct Invalid {
     /// `invalid_value`, else `invalid_type`.
     value: bool,
@@ -46,6 +48,7 @@ struct Invalid {
 }
 
 /// `de::Unexpected`, owned.
+#[derive(Clone)]
 enum Unexpected {
     Bool(bool),
     Unsigned(u64),
@@ -178,14 +181,45 @@ impl de::Error for Error {
     }
 }
 
+// An error made on this side goes to the format as the format's own error
+// (`unerase`), and at the level above it comes back through the format and
+// is erased again. A format whose message wraps the one it was made with
+// would wrap it once more per level: ciborium writes its errors with
+// `Debug`, escaping the message each time, so 30 nested levels made a
+// message of gigabytes (found by the `cbor` fuzz target). So the last error
+// handed to the format is remembered with what the format made of it, and
+// an error that comes back unchanged is the remembered one again.
+std::thread_local! {
+    static HANDED_OVER: core::cell::RefCell<Option<(String, Error)>> =
+        const { core::cell::RefCell::new(None) };
+}
+
 #[cold]
 fn erase<E: fmt::Display>(e: E) -> Error {
-    <Error as de::Error>::custom(e)
+    let message = e.to_string();
+    let kept = HANDED_OVER
+        .try_with(|h| {
+            let mut h = h.borrow_mut();
+            match h.take() {
+                Some((made, error)) if made == message => Some(error),
+                other => {
+                    *h = other;
+                    None
+                }
+            }
+        })
+        .ok()
+        .flatten();
+    kept.unwrap_or_else(|| Error(Repr::Message(message.into_boxed_str())))
 }
 
 #[cold]
 fn unerase<E: de::Error>(e: Error) -> E {
-    e.into_error()
+    let kept = Error(e.0.clone());
+    let made: E = e.into_error();
+    let text = made.to_string();
+    let _ = HANDED_OVER.try_with(|h| *h.borrow_mut() = Some((text, kept)));
+    made
 }
 
 /// A deserializer, visitor or access asked twice. Our own code never does;

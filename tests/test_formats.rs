@@ -1224,3 +1224,33 @@ fn postcard_and_bincode_refuse_to_read_trait_objects() {
         "Bincode does not support the serde::Deserializer::deserialize_any method"
     );
 }
+
+/// A format error from deep inside a trait object keeps its size through
+/// the levels: ciborium writes its errors with `Debug`, so an error wrapped
+/// again at each level (as it was) escaped the message once more per level
+/// and 30 levels made gigabytes (the `cbor` fuzz target's finding, kept as
+/// `fuzz/artifacts/cbor/finding-nested-error-doubles`).
+#[rstest]
+#[case::one_level(1)]
+#[case::ten_levels(10)]
+#[case::thirty_levels(30)]
+#[case::two_hundred_levels(200)]
+fn nested_cbor_errors_do_not_grow_with_depth(#[case] levels: usize) {
+    // {"shape": "x", [[...[<text with a bad chunk>]...]]: 1}: an unknown tag,
+    // so the fallback buffers the next key, nested `levels` arrays deep.
+    let mut cbor = vec![0xa2, 0x65];
+    cbor.extend_from_slice(b"shape");
+    cbor.extend_from_slice(&[0x61, b'x']);
+    cbor.extend(std::iter::repeat(0x81).take(levels));
+    cbor.extend_from_slice(&[0x7f, 0x01, 0xff, 0x01]);
+    let err = ciborium::de::from_reader_with_recursion_limit::<ShapeBox, _>(cbor.as_slice(), 1024)
+        .unwrap_err();
+    let expected = if levels < 128 {
+        // The offset of the bad chunk, wrapped once where the error leaves
+        // the trait object.
+        format!("Semantic(None, \"Syntax({})\")", levels + 10)
+    } else {
+        "Semantic(None, \"recursion limit exceeded\")".to_owned()
+    };
+    assert_eq!(err.to_string(), expected);
+}
