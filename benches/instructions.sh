@@ -6,11 +6,12 @@
 # Deterministic: the counts do not depend on the machine's load.
 #
 # Usage: benches/instructions.sh [REGEX]     (paths whose name matches; all by default)
+#        FEATURES=exact_numbers benches/instructions.sh ...   (the build with crate features)
 # Output: a markdown table, with each path's ratio to its base (the limit).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-BIN=$(cargo bench --bench alloc_count --no-run 2>&1 |
+BIN=$(cargo bench --bench alloc_count --no-run ${FEATURES:+--features "$FEATURES"} 2>&1 |
     sed -n 's/.*Executable benches\/alloc_count.rs (\(.*\))/\1/p')
 [ -x "$BIN" ] || { echo "alloc_count bench binary not found" >&2; exit 1; }
 

@@ -719,6 +719,9 @@
 //! With serde_json's `arbitrary_precision` and `raw_value` features (this
 //! crate's features of the same names switch them on), `Number` and
 //! `Box<RawValue>` payload fields work with the tag first and later.
+//! serde_json's `raw_value` makes its `from_reader` slower for the whole
+//! build (a third more instructions on a small object, PERFORMANCE.md,
+//! "exact_numbers"), whoever turns it on.
 //!
 //! Shown by `test_formats`: `every_feature_in_every_format`,
 //! `ron_map_syntax_is_read_as_derived_structs_read_it`; with those features,
