@@ -636,12 +636,14 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
         }
         match s.key() {
             Some(key) => match s.fallback() {
-                Some(fallback) => self.build(fallback, prefix.prefix_reader(), map, Some(key)),
+                Some(fallback) => {
+                    self.build(fallback, prefix.prefix_reader_ended(), map, Some(key))
+                }
                 None => Err(missing_field(key)),
             },
             None => {
                 let index = self.decide(seen)?;
-                self.build(index, prefix.prefix_reader(), map, None)
+                self.build(index, prefix.prefix_reader_ended(), map, None)
             }
         }
     }

@@ -80,6 +80,20 @@ impl<'de> Buffer<'de> {
         }
     }
 
+    /// `prefix_reader` once the live map has ended: after the prefix comes
+    /// the end of the object, not another call to the map, which a format
+    /// need not answer with `None` again (ciborium reads an indefinite-length
+    /// map's next item past its end). `is_done` never holds, and the
+    /// prefix's end is found where the buffer ends (see `next_key_seed`).
+    pub(crate) fn prefix_reader_ended(&self) -> PrefixReader<'_, 'de> {
+        PrefixReader {
+            buf: self,
+            pos: 0,
+            end: usize::MAX,
+            then: None,
+        }
+    }
+
     /// Reads from `start` to the end first, then from the beginning to
     /// `start`: a nested child sees the tag entry recorded at `start` first.
     pub(crate) fn prefix_reader_from(&self, start: usize) -> PrefixReader<'_, 'de> {
@@ -139,6 +153,10 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Rest<'de, '_, A> {
         K: DeserializeSeed<'de>,
     {
         if !self.prefix.is_done() {
+            // Only a `prefix_reader_ended` gets here at the buffer's end.
+            if self.prefix.pos >= self.prefix.buf.len() {
+                return Ok(None);
+            }
             self.from_prefix = true;
             let human_readable = self.human_readable;
             let out = self

@@ -1254,3 +1254,37 @@ fn nested_cbor_errors_do_not_grow_with_depth(#[case] levels: usize) {
     };
     assert_eq!(err.to_string(), expected);
 }
+
+/// A map without the tag ends where the format says: the fallback takes
+/// it, and the reader stops at the map's end (an indefinite-length CBOR map
+/// was read past its break: the `cbor` fuzz target's finding, kept as
+/// `fuzz/artifacts/cbor/finding-indefinite-map-without-tag`).
+#[test]
+fn a_map_without_the_tag_is_not_read_past_its_end() {
+    // {_ "n": 1} then two more items, 2 and 2.
+    let cbor = [0xbf, 0x61, b'n', 0x01, 0xff, 0x02, 0x02];
+    let mut rest = &cbor[..];
+    let read: ShapeBox = ciborium::from_reader(&mut rest).unwrap();
+    assert_eq!(read.0.area().to_bits(), f64::NAN.to_bits());
+    assert_eq!(rest, &[0x02, 0x02]);
+    let mut rest = &cbor[..];
+    let read: Animal = ciborium::from_reader(&mut rest).unwrap();
+    assert!(matches!(read, Animal::Other(_)), "{read:?}");
+    assert_eq!(rest, &[0x02, 0x02]);
+
+    // Presence mode reads the whole object before it decides, too.
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    struct Named {
+        n: u8,
+    }
+    #[json_subtypes]
+    #[derive(Debug, PartialEq)]
+    enum ByField {
+        #[json_subtypes(when_field = "n")]
+        Named(Named),
+    }
+    let mut rest = &cbor[..];
+    let read: ByField = ciborium::from_reader(&mut rest).unwrap();
+    assert_eq!(read, ByField::Named(Named { n: 1 }));
+    assert_eq!(rest, &[0x02, 0x02]);
+}
