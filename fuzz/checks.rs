@@ -520,8 +520,10 @@ pub enum Mammal {
 #[json_subtypes(tag = "type", rename_all = "lowercase")]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Bat {
+    // `f64`, not `f32`: serde_json reads a number beyond `f32` as an
+    // infinite `f32` (a plain derive too), which it then writes as `null`.
     #[json_subtypes(alias = "flying_fox")]
-    Fruit { wingspan: f32 },
+    Fruit { wingspan: f64 },
     #[json_subtypes(nested)]
     Vampire(Vampire),
 }
