@@ -422,10 +422,9 @@ fn first_cbor_item(data: &[u8]) -> &[u8] {
 /// `Box<dyn Pet>` (the inventory registry) and `profile` through CBOR.
 ///
 /// 1. The raw bytes as CBOR (the first item): an error or a value, never a
-///    panic; a value
-///    writes CBOR that reads back to a value writing the same CBOR bytes
-///    and the same JSON (where JSON can hold it: a fallback may keep byte
-///    strings or non-string keys).
+///    panic; a value writes CBOR that reads back to a value writing the
+///    same CBOR bytes and the same JSON (or, both times, none: a fallback
+///    may keep byte strings or non-string keys).
 /// 2. The bytes as JSON, when they parse as a `serde_json::Value`: the
 ///    Value is written once as JSON text and once as CBOR, the same
 ///    document. Read from each (serde_json's native reader for the text,
