@@ -55,3 +55,15 @@ fn unknown_corpus() {
 fn differential_corpus() {
     replay("differential", checks::check_differential);
 }
+
+#[test]
+fn cbor_corpus() {
+    let profile = checks::profile();
+    replay("cbor", |d| checks::check_cbor(&profile, d));
+}
+
+#[test]
+fn roundtrip_corpus() {
+    let profile = checks::profile();
+    replay("roundtrip", |d| checks::check_roundtrip(&profile, d));
+}
