@@ -227,8 +227,8 @@
 //!   without it, reads with the tag first do not change (PERFORMANCE.md,
 //!   "exact_numbers"). Per build: the feature turns on serde_json's
 //!   `raw_value`, the only way serde_json shows a value's text, and that
-//!   makes every `serde_json::from_reader` in the build slower (about a
-//!   quarter more instructions, measured), whoever calls it. Without the
+//!   makes every `serde_json::from_reader` in the build slower (29% to 43%
+//!   more instructions per object in our benches), whoever calls it. Without the
 //!   feature the key is a compile error saying so, and
 //!   `ProfileBuilder::exact_numbers(true)` a [`BuildError`].
 //! - With serde_json's `arbitrary_precision` it changes nothing: serde_json
@@ -720,8 +720,8 @@
 //! crate's features of the same names switch them on), `Number` and
 //! `Box<RawValue>` payload fields work with the tag first and later.
 //! serde_json's `raw_value` makes its `from_reader` slower for the whole
-//! build (a third more instructions on a small object, PERFORMANCE.md,
-//! "exact_numbers"), whoever turns it on.
+//! build (29% to 43% more instructions per object in our benches,
+//! PERFORMANCE.md, "exact_numbers"), whoever turns it on.
 //!
 //! Shown by `test_formats`: `every_feature_in_every_format`,
 //! `ron_map_syntax_is_read_as_derived_structs_read_it`; with those features,
