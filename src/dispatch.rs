@@ -241,6 +241,12 @@ pub trait Subtypes<'de> {
         false
     }
 
+    /// Whether `exact_numbers` can be true: a constant, so that for an enum
+    /// without it the walk does not compile the text reader (rustc drops a
+    /// branch on a constant before it instantiates what the branch calls;
+    /// it does not for a method's result).
+    const MAY_BE_EXACT: bool = false;
+
     /// `exact_numbers`: entries before the tag are recorded from
     /// serde_json's text where it is the format (see `exact.rs`).
     fn exact_numbers(&self) -> bool {
@@ -374,6 +380,8 @@ impl<'de, T: Dispatch<'de>> Subtypes<'de> for EnumSubtypes<T> {
     fn require_tag_first(&self) -> bool {
         T::REQUIRE_TAG_FIRST
     }
+
+    const MAY_BE_EXACT: bool = T::EXACT_NUMBERS;
 
     #[inline]
     fn exact_numbers(&self) -> bool {
@@ -624,7 +632,7 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
                         }
                     };
                 }
-                Some(false) if s.exact_numbers() => {
+                Some(false) if S::MAY_BE_EXACT && s.exact_numbers() => {
                     prefix.record_exact_value(&mut map, depth, s.limit())?
                 }
                 Some(false) => match s.limit() {

@@ -657,6 +657,10 @@ impl<'de, T: ?Sized + 'static> Subtypes<'de> for &Registry<T> {
         self.require_tag_first
     }
 
+    // Without the feature no registry can say `exact_numbers` (the key is a
+    // compile error, the builder a `BuildError`).
+    const MAY_BE_EXACT: bool = cfg!(feature = "exact_numbers");
+
     #[inline]
     fn exact_numbers(&self) -> bool {
         self.exact_numbers
