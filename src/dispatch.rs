@@ -15,9 +15,7 @@ use serde::de::{
 };
 
 use crate::buffer::{set_hoist, Buffer, Limit};
-use crate::rest::{
-    missing_field, HeadFirst, Payload, PrefixReader, Rest, RestSeq, VariantDeserializer,
-};
+use crate::rest::{missing_field, HeadFirst, Payload, PrefixReader, Rest, RestSeq};
 use crate::tag::{FastTagVisitor, HeadValue, LiteralTable, Static, TagSink};
 
 /// What generated code provides for an annotated enum.
@@ -92,11 +90,10 @@ pub trait Dispatch<'de>: Sized {
         0
     }
 
-    /// Builds the chosen variant from `variant`, a deserializer that
-    /// answers with an enum access (a `VariantDeserializer`).
-    fn build<D>(variant: D) -> Result<Self, D::Error>
+    /// Builds variant `index` from the rest of its object.
+    fn build<P>(index: u32, payload: P) -> Result<Self, <P as Deserializer<'de>>::Error>
     where
-        D: Deserializer<'de>;
+        P: Payload<'de>;
 
     /// Builds the `nested` variant `index`, whose child's tag `head` this
     /// level has already read, from the rest of the object. Generated code
@@ -142,10 +139,7 @@ where
     P: Payload<'de>,
 {
     let key = T::KEY.unwrap_or_default();
-    T::build(VariantDeserializer::new(
-        index,
-        HeadFirst::new(head, key, payload),
-    ))
+    T::build(index, HeadFirst::new(head, key, payload))
 }
 
 /// The engine's view of one set of subtypes: an enum (constant tables from
@@ -394,7 +388,7 @@ impl<'de, T: Dispatch<'de>> Subtypes<'de> for EnumSubtypes<T> {
         index: u32,
         payload: P,
     ) -> Result<T, <P as Deserializer<'de>>::Error> {
-        T::build(VariantDeserializer::new(index, payload))
+        T::build(index, payload)
     }
 
     #[inline]
@@ -410,7 +404,7 @@ impl<'de, T: Dispatch<'de>> Subtypes<'de> for EnumSubtypes<T> {
         if T::NESTED {
             T::build_head(index, head, payload)
         } else {
-            T::build(VariantDeserializer::new(index, payload))
+            T::build(index, payload)
         }
     }
 }

@@ -966,6 +966,9 @@ mod registry;
 #[allow(missing_docs)]
 mod rest;
 mod same;
+// Reached only through `__private`.
+#[allow(missing_docs)]
+mod shape;
 // Reached only through `__private`, and only with the `schemars` feature.
 #[cfg(feature = "schemars")]
 #[allow(missing_docs)]
@@ -1003,6 +1006,7 @@ pub mod __private {
     pub use crate::fallback::{fallback_holds, FallbackProbe, ProbeAny, ProbeNotAMap};
     pub use crate::object::{Subtype, Upcast};
     pub use crate::rest::{HeadFirst, Payload, VariantDeserializer};
+    pub use crate::shape::{fields, newtype, no_variant, unit, FieldRefs, FieldTuple, StructShape};
     pub mod native {
         pub use crate::native::{readers, Readers};
     }
