@@ -235,6 +235,17 @@ pub trait Subtypes<'de> {
         false
     }
 
+    /// Whether the tag entry may be kept for a subtype (a fallback, a
+    /// `nested` child or a `visible` payload reads it). A constant, as
+    /// `MAY_BE_EXACT`: an enum with none of them does not compile that path.
+    const MAY_KEEP_TAG: bool = true;
+
+    /// Whether `key` can be `None` (presence mode). A constant, as above.
+    const MAY_BE_PRESENCE: bool = true;
+
+    /// Whether `limit` can be `Some`. A constant, as above.
+    const MAY_LIMIT: bool = true;
+
     /// Whether `exact_numbers` can be true: a constant, so that for an enum
     /// without it the walk does not compile the text reader (rustc drops a
     /// branch on a constant before it instantiates what the branch calls;
@@ -376,6 +387,9 @@ impl<'de, T: Dispatch<'de>> Subtypes<'de> for EnumSubtypes<T> {
     }
 
     const MAY_BE_EXACT: bool = T::EXACT_NUMBERS;
+    const MAY_KEEP_TAG: bool = T::FALLBACK.is_some() || T::NESTED || T::VISIBLE;
+    const MAY_BE_PRESENCE: bool = T::KEY.is_none();
+    const MAY_LIMIT: bool = T::MAX_BUFFER.is_some();
 
     #[inline]
     fn exact_numbers(&self) -> bool {
@@ -529,6 +543,22 @@ impl<'de, S: Subtypes<'de>> DispatchVisitor<'de, S> {
     }
 }
 
+/// What a value of the wrong type lacks: one function for every set.
+fn expecting(
+    f: &mut fmt::Formatter<'_>,
+    own: Option<&str>,
+    key: Option<&str>,
+    name: &str,
+) -> fmt::Result {
+    if let Some(own) = own {
+        return f.write_str(own);
+    }
+    match key {
+        Some(key) => write!(f, "a map with a `{key}` tag for {name}"),
+        None => write!(f, "a map for {name}"),
+    }
+}
+
 struct Fields<'a>(&'a [&'a str]);
 
 impl fmt::Display for Fields<'_> {
@@ -547,13 +577,8 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
     type Value = S::Value;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(expecting) = self.subtypes.expecting() {
-            return f.write_str(expecting);
-        }
-        match self.subtypes.key() {
-            Some(key) => write!(f, "a map with a `{key}` tag for {}", self.subtypes.name()),
-            None => write!(f, "a map for {}", self.subtypes.name()),
-        }
+        let s = &self.subtypes;
+        expecting(f, s.expecting(), s.key(), s.name())
     }
 
     fn visit_map<A>(self, mut map: A) -> Result<S::Value, A::Error>
@@ -575,8 +600,11 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
             };
             match map.next_key_seed(seed)? {
                 Some(true) => {
-                    if s.fallback().is_none() && !s.any_nested() && !s.any_visible() {
-                        // The fast path: nothing recorded.
+                    // The fast path, nothing recorded, is the only one an
+                    // enum without those variants compiles.
+                    if !S::MAY_KEEP_TAG
+                        || (s.fallback().is_none() && !s.any_nested() && !s.any_visible())
+                    {
                         let index = map.next_value_seed(TagSeed {
                             subtypes: s,
                             sink: None,
@@ -630,23 +658,24 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
                     prefix.record_exact_value(&mut map, depth, s.limit())?
                 }
                 Some(false) => match s.limit() {
-                    None => prefix.record_value(&mut map, depth)?,
-                    Some(limit) => prefix.record_value_within(&mut map, depth, limit)?,
+                    Some(limit) if S::MAY_LIMIT => {
+                        prefix.record_value_within(&mut map, depth, limit)?
+                    }
+                    _ => prefix.record_value(&mut map, depth)?,
                 },
                 None => break,
             }
         }
-        match s.key() {
-            Some(key) => match s.fallback() {
-                Some(fallback) => {
-                    self.build(fallback, prefix.prefix_reader_ended(), map, Some(key))
-                }
-                None => Err(missing_field(key)),
-            },
-            None => {
-                let index = self.decide(seen)?;
-                self.build(index, prefix.prefix_reader_ended(), map, None)
+        if S::MAY_BE_PRESENCE && s.key().is_none() {
+            let index = self.decide(seen)?;
+            return self.build(index, prefix.prefix_reader_ended(), map, None);
+        }
+        let key = s.key().unwrap_or_default();
+        match s.fallback() {
+            Some(fallback) if S::MAY_KEEP_TAG => {
+                self.build(fallback, prefix.prefix_reader_ended(), map, Some(key))
             }
+            _ => Err(missing_field(key)),
         }
     }
 
@@ -697,7 +726,8 @@ impl<'de, S: Subtypes<'de>> KeySeed<'_, 'de, S> {
     #[inline]
     fn not_tag<E: de::Error, K: fmt::Display>(&self, key: K) -> Result<(), E> {
         if self.subtypes.require_tag_first() {
-            return Err(not_first(self.subtypes, key));
+            let s = self.subtypes;
+            return Err(not_first(s.key().unwrap_or_default(), s.name(), key));
         }
         Ok(())
     }
@@ -705,11 +735,9 @@ impl<'de, S: Subtypes<'de>> KeySeed<'_, 'de, S> {
 
 #[cold]
 #[inline(never)]
-fn not_first<'de, S: Subtypes<'de>, E: de::Error, K: fmt::Display>(s: &S, key: K) -> E {
+fn not_first<E: de::Error, K: fmt::Display>(tag: &str, name: &str, key: K) -> E {
     E::custom(format_args!(
-        "the tag `{}` of {} must be the first key (require_tag_first), found `{key}`",
-        s.key().unwrap_or_default(),
-        s.name()
+        "the tag `{tag}` of {name} must be the first key (require_tag_first), found `{key}`"
     ))
 }
 

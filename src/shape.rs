@@ -23,11 +23,12 @@ use serde::de::{
 use serde::ser::{Serialize, SerializeStructVariant, Serializer};
 
 use crate::rest::Payload;
-use crate::tagged::{TaggedSerializer, Tagging};
+use crate::tagged::{struct_variant, write_unit, TaggedSerializer, Tagging};
 
 /// What serde's derive knows of one struct variant.
 pub struct StructShape {
-    /// The enum's name as serde names it (its `rename`).
+    /// The enum's identifier, which serde's messages name (a twin is a
+    /// `remote` derive, named by its remote type).
     owner: &'static str,
     /// The variant's identifier, for messages.
     variant: &'static str,
@@ -399,13 +400,8 @@ impl<S: Serializer, T: Tagging> TaggedSerializer<S, T> {
 
     /// A unit variant, as the twin's `serialize_unit_variant`.
     #[inline]
-    pub fn unit(
-        self,
-        name: &'static str,
-        index: u32,
-        variant: &'static str,
-    ) -> Result<S::Ok, S::Error> {
-        self.serialize_unit_variant(name, index, variant)
+    pub fn unit(self, name: &'static str, index: u32) -> Result<S::Ok, S::Error> {
+        write_unit(self.into_inner(), name, T::KEY, T::tag(index))
     }
 
     /// A struct variant, as the twin's `serialize_struct_variant` and its
@@ -413,14 +409,41 @@ impl<S: Serializer, T: Tagging> TaggedSerializer<S, T> {
     #[inline]
     pub fn fields<F: FieldRefs>(
         self,
+        name: &'static str,
         index: u32,
         variant: &'static str,
         shape: &'static StructShape,
         fields: F,
     ) -> Result<S::Ok, S::Error> {
-        let mut state =
-            self.serialize_struct_variant(shape.owner, index, variant, shape.fields.len())?;
-        fields.write(&mut state, shape.fields)?;
-        SerializeStructVariant::end(state)
+        let (tag, visible) = (T::tag(index), T::visible(index));
+        write_fields(
+            self.into_inner(),
+            name,
+            variant,
+            T::KEY,
+            tag,
+            visible,
+            shape,
+            fields,
+        )
     }
+}
+
+/// `TaggedSerializer::fields` without the enum's table: generic over the
+/// tag's type and the fields, so that enums share what they can (issue 15).
+#[allow(clippy::too_many_arguments)]
+fn write_fields<S: Serializer, G: Serialize, F: FieldRefs>(
+    inner: S,
+    name: &'static str,
+    variant: &'static str,
+    key: &'static str,
+    tag: Option<G>,
+    visible: bool,
+    shape: &'static StructShape,
+    fields: F,
+) -> Result<S::Ok, S::Error> {
+    let len = shape.fields.len();
+    let mut state = struct_variant(inner, name, variant, len, key, tag, visible)?;
+    fields.write(&mut state, shape.fields)?;
+    SerializeStructVariant::end(state)
 }

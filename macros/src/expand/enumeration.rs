@@ -886,7 +886,7 @@ impl Lean {
             let written = ident.unraw().to_string();
             match v.style {
                 Style::Unit => {
-                    writes.push(quote!(Self::#ident => __s.unit(#name, #index, #written),));
+                    writes.push(quote!(Self::#ident => __s.unit(#name, #index),));
                     builds
                         .push(quote!(#index => #private::unit(__payload).map(|()| Self::#ident),));
                 }
@@ -910,13 +910,14 @@ impl Lean {
                             .find_map(|e| e.value.as_ref().map(syn::LitStr::value))
                             .unwrap_or_else(|| f.ident.as_ref().unwrap().unraw().to_string())
                     });
+                    let owner = cont.ident().to_string();
                     let variant = ident.to_string();
                     shapes.push(quote! {
                         const #shape: #private::StructShape =
-                            #private::StructShape::new(#name, #variant, &[#(#names),*], #deny);
+                            #private::StructShape::new(#owner, #variant, &[#(#names),*], #deny);
                     });
                     writes.push(quote! {
-                        Self::#ident { #(#idents),* } => __s.fields(#index, #written, &#shape, (#(#idents,)*)),
+                        Self::#ident { #(#idents),* } => __s.fields(#name, #index, #written, &#shape, (#(#idents,)*)),
                     });
                     builds.push(quote! {
                         #index => #private::fields(__payload, &#shape).map(|(#(#idents,)*)| Self::#ident { #(#idents),* }),
