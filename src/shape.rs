@@ -292,6 +292,8 @@ pub trait FieldRefs {
 
 macro_rules! tuples {
     ($($len:literal => ($($t:ident $i:tt)*))*) => {$(
+        // The empty tuple is a struct variant without fields, `V {}`.
+        #[allow(clippy::unused_unit)]
         impl<'de, $($t: de::Deserialize<'de>),*> FieldTuple<'de> for ($($t,)*) {
             type Slots = ($(Option<$t>,)*);
 

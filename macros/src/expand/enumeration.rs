@@ -1,11 +1,17 @@
 //! Expansion for `#[json_subtypes(tag = "...")]` on an enum.
 //!
-//! The enum's serde code is derived by serde itself on a private twin with
-//! `#[serde(remote = "...")]`, so every serde field attribute (rename,
-//! default, with, flatten, borrow...) works unchanged. The twin is externally
-//! tagged; its variant calls are turned into an internally tagged object by
-//! the runtime's `TaggedSerializer` on write, and driven by variant index
-//! from the dispatch engine on read.
+//! Two ways to the variants' contents, with the same behaviour:
+//! - An enum without generics whose variants carry no serde attribute that
+//!   changes how they are read or written (fields at most renamed) gets no
+//!   serde derive: `build` and `serialize` are a `match` over its variants
+//!   calling the runtime's shared code (`shape.rs`). This is most enums, and
+//!   it is what keeps the expansion below serde's own (issue 15).
+//! - Any other enum's serde code is derived by serde itself on a private
+//!   twin with `#[serde(remote = "...")]`, so every serde field attribute
+//!   (default, with, flatten, borrow...) works unchanged. The twin is
+//!   externally tagged; its variant calls are turned into an internally
+//!   tagged object by the runtime's `TaggedSerializer` on write, and driven
+//!   by variant index from the dispatch engine on read.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
