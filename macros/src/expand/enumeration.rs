@@ -910,17 +910,25 @@ impl Lean {
                         .iter()
                         .filter_map(|f| f.ident.as_ref())
                         .collect();
-                    let names = v.fields().map(|(f, entries)| {
-                        entries
-                            .iter()
-                            .find_map(|e| e.value.as_ref().map(syn::LitStr::value))
-                            .unwrap_or_else(|| f.ident.as_ref().unwrap().unraw().to_string())
-                    });
+                    let names: Vec<String> = v
+                        .fields()
+                        .map(|(f, entries)| {
+                            entries
+                                .iter()
+                                .find_map(|e| e.value.as_ref().map(syn::LitStr::value))
+                                .unwrap_or_else(|| f.ident.as_ref().unwrap().unraw().to_string())
+                        })
+                        .collect();
+                    let positions = 0..names.len();
+                    let unknown = names.len();
                     let owner = cont.ident().to_string();
                     let variant = ident.to_string();
                     shapes.push(quote! {
                         const #shape: #private::StructShape =
-                            #private::StructShape::new(#owner, #variant, &[#(#names),*], #deny);
+                            #private::StructShape::new(#owner, #variant, &[#(#names),*], #deny, |__k| match __k {
+                                #(#names => #positions,)*
+                                _ => #unknown,
+                            });
                     });
                     writes.push(quote! {
                         Self::#ident { #(#idents),* } => __s.fields(#name, #index, #written, &#shape, (#(#idents,)*)),
