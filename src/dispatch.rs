@@ -16,7 +16,7 @@ use serde::de::{
 
 use crate::buffer::{set_hoist, Buffer, Limit};
 use crate::rest::{missing_field, HeadFirst, Payload, PrefixReader, Rest, RestSeq};
-use crate::tag::{FastTagVisitor, HeadValue, LiteralTable, Static, TagSink};
+use crate::tag::{FastTagVisitor, HeadValue, LiteralTable, Static, TagSink, TokenVisitor};
 
 /// What generated code provides for an annotated enum.
 pub trait Dispatch<'de>: Sized {
@@ -81,6 +81,16 @@ pub trait Dispatch<'de>: Sized {
     fn read_tag<D>(tag: D, sink: Option<TagSink<'_, 'de>>) -> Result<Option<u32>, D::Error>
     where
         D: Deserializer<'de>;
+
+    /// `read_tag` with nothing to record: generated code for literal tags
+    /// reads it with the reader every table shares.
+    #[inline]
+    fn read_known_tag<D>(tag: D) -> Result<Option<u32>, D::Error>
+    where
+        D: Deserializer<'de>,
+    {
+        Self::read_tag(tag, None)
+    }
 
     /// Presence mode: the set of variants (bit `i` for variant `i`) that
     /// list `field` in `when_field`.
@@ -201,6 +211,15 @@ pub trait Subtypes<'de> {
     fn read_tag<D>(&self, tag: D, sink: Option<TagSink<'_, 'de>>) -> Result<Option<u32>, D::Error>
     where
         D: Deserializer<'de>;
+
+    /// `read_tag` with nothing to record.
+    #[inline]
+    fn read_known_tag<D>(&self, tag: D) -> Result<Option<u32>, D::Error>
+    where
+        D: Deserializer<'de>,
+    {
+        self.read_tag(tag, None)
+    }
 
     /// Presence mode: the subtypes (bit `i` for index `i`) that `field` picks.
     fn presence(&self, field: &str) -> u128 {
@@ -351,6 +370,14 @@ impl<'de, T: Dispatch<'de>> Subtypes<'de> for EnumSubtypes<T> {
         D: Deserializer<'de>,
     {
         T::read_tag(tag, sink)
+    }
+
+    #[inline]
+    fn read_known_tag<D>(&self, tag: D) -> Result<Option<u32>, D::Error>
+    where
+        D: Deserializer<'de>,
+    {
+        T::read_known_tag(tag)
     }
 
     #[inline]
@@ -605,10 +632,7 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
                     if !S::MAY_KEEP_TAG
                         || (s.fallback().is_none() && !s.any_nested() && !s.any_visible())
                     {
-                        let index = map.next_value_seed(TagSeed {
-                            subtypes: s,
-                            sink: None,
-                        })?;
+                        let index = map.next_value_seed(KnownTagSeed { subtypes: s })?;
                         let index = index.unwrap_or_default();
                         return self.build(index, prefix.prefix_reader(), map, None);
                     }
@@ -690,10 +714,7 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
         if s.key().is_none() {
             return Err(A::Error::invalid_type(Unexpected::Seq, &self));
         }
-        match seq.next_element_seed(TagSeed {
-            subtypes: s,
-            sink: None,
-        })? {
+        match seq.next_element_seed(KnownTagSeed { subtypes: s })? {
             Some(index) => s.build(index.unwrap_or_default(), RestSeq(seq)),
             None => Err(A::Error::invalid_length(0, &self)),
         }
@@ -827,6 +848,20 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for KeySeed<'_, 'de, S> {
     }
 }
 
+/// Reads a tag value with nothing to record.
+struct KnownTagSeed<'a, S> {
+    subtypes: &'a S,
+}
+
+impl<'de, S: Subtypes<'de>> DeserializeSeed<'de> for KnownTagSeed<'_, S> {
+    type Value = Option<u32>;
+
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<u32>, D::Error> {
+        self.subtypes.read_known_tag(deserializer)
+    }
+}
+
 struct TagSeed<'a, 'de, S> {
     subtypes: &'a S,
     sink: Option<TagSink<'a, 'de>>,
@@ -839,6 +874,20 @@ impl<'de, S: Subtypes<'de>> DeserializeSeed<'de> for TagSeed<'_, 'de, S> {
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<u32>, D::Error> {
         self.subtypes.read_tag(deserializer, self.sink)
     }
+}
+
+/// `Dispatch::read_known_tag` for literal tags: the value is read by the
+/// one reader every table shares, with this table's lookup.
+#[inline]
+pub fn read_known_literal_tag<'de, T, D>(deserializer: D) -> Result<Option<u32>, D::Error>
+where
+    T: LiteralTable + 'static,
+    D: Deserializer<'de>,
+{
+    deserializer.deserialize_any(TokenVisitor {
+        table: &Static::<T>(PhantomData),
+        lookup: T::lookup,
+    })
 }
 
 /// `Dispatch::read_tag` for literal tags: looks the value up without

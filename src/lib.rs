@@ -1002,7 +1002,9 @@ pub use json_subtypes_macros::json_subtypes;
 #[doc(hidden)]
 #[allow(missing_docs)]
 pub mod __private {
-    pub use crate::dispatch::{build_head_first, deserialize, read_literal_tag, Dispatch};
+    pub use crate::dispatch::{
+        build_head_first, deserialize, read_known_literal_tag, read_literal_tag, Dispatch,
+    };
     pub use crate::fallback::{fallback_holds, FallbackProbe, ProbeAny, ProbeNotAMap};
     pub use crate::object::{Subtype, Upcast};
     pub use crate::rest::{HeadFirst, Payload, VariantDeserializer};

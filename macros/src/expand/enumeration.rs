@@ -193,6 +193,21 @@ fn generate(cont: &Container) -> TokenStream {
             }
         )
     });
+    // Literal tags with nothing to record are read by the reader every
+    // table shares, then looked up in `__Table`.
+    let known_tag = if cont.attrs.tag_type.is_none() && !cont.is_presence() {
+        quote! {
+            #[inline]
+            fn read_known_tag<__D>(__tag: __D) -> ::core::result::Result<::core::option::Option<u32>, __D::Error>
+            where
+                __D: #private::serde::Deserializer<'__de>,
+            {
+                #private::read_known_literal_tag::<__Table, __D>(__tag)
+            }
+        }
+    } else {
+        quote!()
+    };
     let is_nested_call = if has_nested {
         quote!(__is_nested(index))
     } else {
@@ -335,6 +350,8 @@ fn generate(cont: &Container) -> TokenStream {
                 {
                     __read_tag(__tag, __sink)
                 }
+
+                #known_tag
 
                 #[inline]
                 fn presence(__field: &str) -> u128 {
