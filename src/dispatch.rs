@@ -265,6 +265,9 @@ pub trait Subtypes<'de> {
     /// Whether `limit` can be `Some`. A constant, as above.
     const MAY_LIMIT: bool = true;
 
+    /// Whether `require_tag_first` can be true. A constant, as above.
+    const MAY_REQUIRE_TAG_FIRST: bool = true;
+
     /// Whether `exact_numbers` can be true: a constant, so that for an enum
     /// without it the walk does not compile the text reader (rustc drops a
     /// branch on a constant before it instantiates what the branch calls;
@@ -417,6 +420,7 @@ impl<'de, T: Dispatch<'de>> Subtypes<'de> for EnumSubtypes<T> {
     const MAY_KEEP_TAG: bool = T::FALLBACK.is_some() || T::NESTED || T::VISIBLE;
     const MAY_BE_PRESENCE: bool = T::KEY.is_none();
     const MAY_LIMIT: bool = T::MAX_BUFFER.is_some();
+    const MAY_REQUIRE_TAG_FIRST: bool = T::REQUIRE_TAG_FIRST;
 
     #[inline]
     fn exact_numbers(&self) -> bool {
@@ -503,41 +507,50 @@ impl<'de, S: Subtypes<'de>> DispatchVisitor<'de, S> {
         live: A,
         hint: Option<&str>,
     ) -> Result<S::Value, A::Error> {
-        self.build_with_head(index, None, prefix, live, hint)
+        let slot = Cell::new(None);
+        let rest = self.rest(prefix, live, hint, &slot);
+        let out = self.subtypes.build(index, rest);
+        // The first error the live map produced, with its position.
+        out.map_err(|e| slot.take().unwrap_or(e))
     }
 
-    /// `build`; for a nested child whose tag was read here (`head`), the
-    /// child resolves it and builds from the same rest.
+    /// `build` for a nested child whose tag was read here (`head`): the
+    /// child resolves it and builds from the same rest. Separate from
+    /// `build`, so that only sets that keep the tag compile it.
     fn build_with_head<A: MapAccess<'de>>(
         &self,
         index: u32,
-        head: Option<HeadValue<'de>>,
+        head: HeadValue<'de>,
         prefix: PrefixReader<'_, 'de>,
         live: A,
-        hint: Option<&str>,
     ) -> Result<S::Value, A::Error> {
         let slot = Cell::new(None);
+        let rest = self.rest(prefix, live, None, &slot);
+        let out = self.subtypes.build_head(index, head, rest);
+        out.map_err(|e| slot.take().unwrap_or(e))
+    }
+
+    /// The rest of the object after the tag, for `build`.
+    #[inline]
+    fn rest<'s, A: MapAccess<'de>>(
+        &'s self,
+        prefix: PrefixReader<'s, 'de>,
+        live: A,
+        hint: Option<&'s str>,
+        slot: &'s Cell<Option<A::Error>>,
+    ) -> Rest<'de, 's, A> {
         let human_readable = match self.human_readable {
             Some(answer) => answer,
             None => prefix.buf.human_readable(),
         };
-        let rest = Rest {
+        Rest {
             prefix,
             live,
             tag: self.subtypes.key(),
             hint,
-            catch: self.subtypes.erased().then_some(&slot),
+            catch: self.subtypes.erased().then_some(slot),
             human_readable,
             from_prefix: false,
-        };
-        let out = match head {
-            Some(head) => self.subtypes.build_head(index, head, rest),
-            None => self.subtypes.build(index, rest),
-        };
-        match out {
-            Ok(value) => Ok(value),
-            // The first error the live map produced, with its position.
-            Err(e) => Err(slot.take().unwrap_or(e)),
         }
     }
 
@@ -657,13 +670,9 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
                     return match map.next_value_seed(seed)? {
                         Some(index) if s.is_nested(index) => match head {
                             // Handed on as it was read: no buffer.
-                            Some(value) => self.build_with_head(
-                                index,
-                                Some(value),
-                                prefix.prefix_reader(),
-                                map,
-                                None,
-                            ),
+                            Some(value) => {
+                                self.build_with_head(index, value, prefix.prefix_reader(), map)
+                            }
                             None => self.build(index, prefix.prefix_reader_from(mark), map, None),
                         },
                         Some(index) => {
@@ -681,11 +690,9 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
                 Some(false) if S::MAY_BE_EXACT && s.exact_numbers() => {
                     prefix.record_exact_value(&mut map, depth, s.limit())?
                 }
-                Some(false) => match s.limit() {
-                    Some(limit) if S::MAY_LIMIT => {
-                        prefix.record_value_within(&mut map, depth, limit)?
-                    }
-                    _ => prefix.record_value(&mut map, depth)?,
+                Some(false) => match if S::MAY_LIMIT { s.limit() } else { None } {
+                    Some(limit) => prefix.record_value_within(&mut map, depth, limit)?,
+                    None => prefix.record_value(&mut map, depth)?,
                 },
                 None => break,
             }
@@ -793,7 +800,9 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for KeySeed<'_, 'de, S> {
         if self.is_tag(v) {
             return Ok(true);
         }
-        self.not_tag(v)?;
+        if S::MAY_REQUIRE_TAG_FIRST {
+            self.not_tag(v)?;
+        }
         self.prefix.push_str(v);
         Ok(false)
     }
@@ -802,7 +811,9 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for KeySeed<'_, 'de, S> {
         if self.is_tag(v) {
             return Ok(true);
         }
-        self.not_tag(v)?;
+        if S::MAY_REQUIRE_TAG_FIRST {
+            self.not_tag(v)?;
+        }
         self.prefix.push_borrowed_str(v);
         Ok(false)
     }
@@ -811,7 +822,9 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for KeySeed<'_, 'de, S> {
         if core::str::from_utf8(v).is_ok_and(|v| self.is_tag(v)) {
             return Ok(true);
         }
-        self.not_tag(Lossy(v))?;
+        if S::MAY_REQUIRE_TAG_FIRST {
+            self.not_tag(Lossy(v))?;
+        }
         self.prefix.push_bytes(v);
         Ok(false)
     }
@@ -820,28 +833,36 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for KeySeed<'_, 'de, S> {
         if core::str::from_utf8(v).is_ok_and(|v| self.is_tag(v)) {
             return Ok(true);
         }
-        self.not_tag(Lossy(v))?;
+        if S::MAY_REQUIRE_TAG_FIRST {
+            self.not_tag(Lossy(v))?;
+        }
         self.prefix.push_borrowed_bytes(v);
         Ok(false)
     }
 
     // Keys of other kinds (CBOR integers, YAML booleans) are never the tag.
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<bool, E> {
-        self.not_tag(v)?;
+        if S::MAY_REQUIRE_TAG_FIRST {
+            self.not_tag(v)?;
+        }
         self.prefix.first_use();
         self.prefix.push_u64(v);
         Ok(false)
     }
 
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<bool, E> {
-        self.not_tag(v)?;
+        if S::MAY_REQUIRE_TAG_FIRST {
+            self.not_tag(v)?;
+        }
         self.prefix.first_use();
         self.prefix.push_i64(v);
         Ok(false)
     }
 
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<bool, E> {
-        self.not_tag(v)?;
+        if S::MAY_REQUIRE_TAG_FIRST {
+            self.not_tag(v)?;
+        }
         self.prefix.first_use();
         self.prefix.push_bool(v);
         Ok(false)
