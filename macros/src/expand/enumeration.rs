@@ -940,12 +940,18 @@ impl Lean {
                     let unknown = names.len();
                     let owner = cont.ident().to_string();
                     let variant = ident.to_string();
+                    // A named function: a closure coerced to a function
+                    // pointer is called through a shim.
+                    let field = format_ident!("__field{}", index);
                     shapes.push(quote! {
-                        const #shape: #private::StructShape =
-                            #private::StructShape::new(#owner, #variant, &[#(#names),*], #deny, |__k| match __k {
+                        fn #field(__k: &str) -> usize {
+                            match __k {
                                 #(#names => #positions,)*
                                 _ => #unknown,
-                            });
+                            }
+                        }
+                        const #shape: #private::StructShape =
+                            #private::StructShape::new(#owner, #variant, &[#(#names),*], #deny, #field);
                     });
                     writes.push(quote! {
                         Self::#ident { #(#idents),* } => __s.fields(#name, #index, #written, &#shape, (#(#idents,)*)),
