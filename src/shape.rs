@@ -58,13 +58,6 @@ impl StructShape {
             field,
         }
     }
-
-    /// The index of the field `key` names.
-    #[inline]
-    fn index(&self, key: &str) -> Option<usize> {
-        let index = (self.field)(key);
-        (index < self.fields.len()).then_some(index)
-    }
 }
 
 /// A newtype variant's payload.
@@ -136,13 +129,8 @@ impl<'de, T: FieldTuple<'de>> Visitor<'de> for FieldsVisitor<T> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<T, A::Error> {
         let mut slots = T::empty();
         let key = FieldKey { shape: self.shape };
-        while let Some(found) = map.next_key_seed(key)? {
-            match found {
-                Some(index) => T::read(&mut slots, index, &mut map, self.shape.fields)?,
-                None => {
-                    map.next_value::<IgnoredAny>()?;
-                }
-            }
+        while let Some(index) = map.next_key_seed(key)? {
+            T::read(&mut slots, index, &mut map, self.shape.fields)?;
         }
         T::finish(slots, self.shape.fields)
     }
@@ -164,63 +152,60 @@ impl Expected for Elements {
     }
 }
 
-/// A field's key: the index of the field it names, or `None` for a key
-/// ignored (an error under `deny_unknown_fields`), as serde's derived
-/// field identifier reads it.
+/// A field's key: the index of the field it names, or the number of
+/// fields for a key ignored (an error under `deny_unknown_fields`), as
+/// serde's derived field identifier reads it.
 #[derive(Clone, Copy)]
 struct FieldKey {
     shape: &'static StructShape,
 }
 
 impl<'de> DeserializeSeed<'de> for FieldKey {
-    type Value = Option<usize>;
+    type Value = usize;
 
     #[inline]
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<usize>, D::Error> {
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<usize, D::Error> {
         deserializer.deserialize_identifier(self)
     }
 }
 
 impl<'de> Visitor<'de> for FieldKey {
-    type Value = Option<usize>;
+    type Value = usize;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("field identifier")
     }
 
-    fn visit_u64<E: de::Error>(self, value: u64) -> Result<Option<usize>, E> {
+    fn visit_u64<E: de::Error>(self, value: u64) -> Result<usize, E> {
         let len = self.shape.fields.len();
         match usize::try_from(value) {
-            Ok(index) if index < len => Ok(Some(index)),
+            Ok(index) if index < len => Ok(index),
             _ if self.shape.deny_unknown => Err(E::invalid_value(
                 Unexpected::Unsigned(value),
                 &FieldIndex(len),
             )),
-            _ => Ok(None),
+            _ => Ok(len),
         }
     }
 
     #[inline]
-    fn visit_str<E: de::Error>(self, value: &str) -> Result<Option<usize>, E> {
-        match self.shape.index(value) {
-            Some(index) => Ok(Some(index)),
-            None if self.shape.deny_unknown => Err(E::unknown_field(value, self.shape.fields)),
-            None => Ok(None),
+    fn visit_str<E: de::Error>(self, value: &str) -> Result<usize, E> {
+        let index = (self.shape.field)(value);
+        if index == self.shape.fields.len() && self.shape.deny_unknown {
+            return Err(E::unknown_field(value, self.shape.fields));
         }
+        Ok(index)
     }
 
-    fn visit_bytes<E: de::Error>(self, value: &[u8]) -> Result<Option<usize>, E> {
+    fn visit_bytes<E: de::Error>(self, value: &[u8]) -> Result<usize, E> {
         // The names are text: bytes that are not never name a field.
-        match core::str::from_utf8(value)
-            .ok()
-            .and_then(|k| self.shape.index(k))
-        {
-            Some(index) => Ok(Some(index)),
-            None if self.shape.deny_unknown => Err(E::unknown_field(
+        match core::str::from_utf8(value) {
+            Ok(key) => self.visit_str(key),
+            Err(_) if self.shape.deny_unknown => Err(E::unknown_field(
                 &String::from_utf8_lossy(value),
                 self.shape.fields,
             )),
-            None => Ok(None),
+            Err(_) => Ok(self.shape.fields.len()),
         }
     }
 }
@@ -334,8 +319,11 @@ macro_rules! tuples {
                         }
                         slots.$i = Some(map.next_value::<$t>()?);
                     })*
-                    // `FieldKey` hands out indexes below the number of names.
-                    _ => {}
+                    // A key no field has (`FieldKey` hands out the number
+                    // of fields for it): its value is skipped.
+                    _ => {
+                        map.next_value::<IgnoredAny>()?;
+                    }
                 }
                 Ok(())
             }
