@@ -224,3 +224,73 @@ fn strict_keys_as_indexes_and_bytes(#[case] key: Token, #[case] message: &str) {
     assert_de_tokens_error::<LeanStrict>(&tokens[..4], message);
     assert_de_tokens_error::<TwinStrict>(&tokens[..4], message);
 }
+
+/// Seventeen fields, one more than the shared code's tuples take: the
+/// macro keeps the twin for this enum, and it reads and writes the same.
+#[json_subtypes(tag = "type")]
+#[derive(Debug, PartialEq)]
+enum Wide {
+    All {
+        a: u8,
+        b: u8,
+        c: u8,
+        d: u8,
+        e: u8,
+        f: u8,
+        g: u8,
+        h: u8,
+        i: u8,
+        j: u8,
+        k: u8,
+        l: u8,
+        m: u8,
+        n: u8,
+        o: u8,
+        p: u8,
+        q: u8,
+    },
+}
+
+#[test]
+fn a_struct_variant_of_seventeen_fields() {
+    let text = r#"{"type":"All","a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"k":11,"l":12,"m":13,"n":14,"o":15,"p":16,"q":17}"#;
+    let value: Wide = serde_json::from_str(text).unwrap();
+    assert_eq!(serde_json::to_string(&value).unwrap(), text);
+    let Wide::All { a, q, .. } = value;
+    assert_eq!((a, q), (1, 17));
+    let err = serde_json::from_str::<Wide>(r#"{"type":"All","a":1}"#).unwrap_err();
+    assert_eq!(err.to_string(), "missing field `b` at line 1 column 20");
+}
+
+/// Sixteen fields, the most the shared code takes.
+#[json_subtypes(tag = "type")]
+#[derive(Debug, PartialEq)]
+enum Sixteen {
+    All {
+        a: u8,
+        b: u8,
+        c: u8,
+        d: u8,
+        e: u8,
+        f: u8,
+        g: u8,
+        h: u8,
+        i: u8,
+        j: u8,
+        k: u8,
+        l: u8,
+        m: u8,
+        n: u8,
+        o: u8,
+        p: u8,
+    },
+}
+
+#[test]
+fn a_struct_variant_of_sixteen_fields() {
+    let text = r#"{"type":"All","a":1,"b":2,"c":3,"d":4,"e":5,"f":6,"g":7,"h":8,"i":9,"j":10,"k":11,"l":12,"m":13,"n":14,"o":15,"p":16}"#;
+    let value: Sixteen = serde_json::from_str(text).unwrap();
+    assert_eq!(serde_json::to_string(&value).unwrap(), text);
+    let err = serde_json::from_str::<Sixteen>(r#"{"p":1,"type":"All"}"#).unwrap_err();
+    assert_eq!(err.to_string(), "missing field `a` at line 1 column 20");
+}
