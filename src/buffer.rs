@@ -1637,8 +1637,8 @@ fn replay_number_code<'de, V: Visitor<'de>, E: de::Error>(
 
 /// The text of the `TEXT_NUMBER` at the reader, stepping over it.
 fn text_number<'a>(reader: &mut Reader<'a, '_>) -> &'a str {
-    reader.pos += 9;
-    reader.pos += 1;
+    // Its code byte and the f64, then the text's own `STR_OWNED` code byte.
+    reader.pos += 1 + 8 + 1;
     owned_str(reader)
 }
 

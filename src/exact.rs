@@ -93,27 +93,11 @@ struct Text<'de> {
 
 /// An error of this module: its message only, as the position is the
 /// format's to add.
-struct Message(String);
+type Message = de::value::Error;
 
-impl fmt::Display for Message {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
+fn message(text: impl fmt::Display) -> Message {
+    <Message as de::Error>::custom(text)
 }
-
-impl de::Error for Message {
-    fn custom<T: fmt::Display>(msg: T) -> Self {
-        Message(msg.to_string())
-    }
-}
-
-impl fmt::Debug for Message {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(self, f)
-    }
-}
-
-impl std::error::Error for Message {}
 
 impl<'de> Text<'de> {
     fn peek(&self) -> Option<u8> {
@@ -283,7 +267,7 @@ impl<'de> Text<'de> {
         }
         self.pos = at;
         let text = self.text.get(start..at).ok_or_else(malformed)?;
-        let value = parse_float::<f64>(text).map_err(Message)?;
+        let value = parse_float::<f64>(text).map_err(message)?;
         recorder.within(text.len())?;
         recorder.buffer().push_text_number(value, text);
         Ok(())
@@ -321,7 +305,7 @@ fn quote_or_escape(bytes: &[u8]) -> Option<usize> {
 /// place (`float_roundtrip` and all); the error's message without its
 /// position.
 pub(crate) fn parse_float<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
-    serde_json::from_str(text).map_err(|e| without_position(e).0)
+    serde_json::from_str(text).map_err(|e| without_position(e).to_string())
 }
 
 /// serde_json's message without ` at line L column C`, which would point
@@ -329,16 +313,16 @@ pub(crate) fn parse_float<T: serde::de::DeserializeOwned>(text: &str) -> Result<
 fn without_position(error: serde_json::Error) -> Message {
     let message = error.to_string();
     if error.line() == 0 {
-        return Message(message);
+        return self::message(message);
     }
     let suffix = format!(" at line {} column {}", error.line(), error.column());
     match message.strip_suffix(&suffix) {
-        Some(message) => Message(message.to_owned()),
-        None => Message(message),
+        Some(text) => self::message(text),
+        None => self::message(message),
     }
 }
 
 #[cold]
 fn malformed() -> Message {
-    Message("json_subtypes: serde_json handed over malformed raw JSON".to_owned())
+    message("json_subtypes: serde_json handed over malformed raw JSON")
 }
