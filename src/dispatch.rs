@@ -14,8 +14,9 @@ use serde::de::{
     self, DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess, Unexpected, Visitor,
 };
 
-use crate::buffer::{set_hoist, Buffer, Limit};
+use crate::buffer::{Buffer, Limit};
 use crate::rest::{missing_field, HeadFirst, Payload, PrefixReader, Rest, RestSeq};
+use crate::state::set_hoist;
 use crate::tag::{FastTagVisitor, HeadValue, LiteralTable, Static, TagSink, TokenVisitor};
 
 /// What generated code provides for an annotated enum.
@@ -43,7 +44,7 @@ pub trait Dispatch<'de>: Sized {
     const NESTED: bool = false;
 
     /// `max_depth = N`: how deeply values may nest.
-    const MAX_DEPTH: u32 = crate::buffer::DEFAULT_MAX_DEPTH;
+    const MAX_DEPTH: u32 = crate::state::DEFAULT_MAX_DEPTH;
 
     /// `max_buffer = N`: how many bytes may be buffered before the tag.
     const MAX_BUFFER: Option<usize> = None;
@@ -163,7 +164,7 @@ pub trait Subtypes<'de> {
     fn key(&self) -> Option<&str>;
 
     /// The tag key when it lives forever, so a replay of our own buffer may
-    /// hand the tag entry first (see `buffer::HOIST`).
+    /// hand the tag entry first (see `state::HOIST`).
     fn hoist_key(&self) -> Option<&'static str> {
         None
     }
@@ -237,7 +238,7 @@ pub trait Subtypes<'de> {
 
     /// How deeply this level's values may nest, counting the levels around it.
     fn max_depth(&self) -> u32 {
-        crate::buffer::DEFAULT_MAX_DEPTH
+        crate::state::DEFAULT_MAX_DEPTH
     }
 
     /// `max_buffer`: how many bytes of an object may be buffered before its
@@ -470,7 +471,7 @@ where
     S: Subtypes<'de>,
     D: Deserializer<'de>,
 {
-    let Some(_nested) = crate::buffer::enter(subtypes.max_depth()) else {
+    let Some(_nested) = crate::state::enter(subtypes.max_depth()) else {
         return Err(de::Error::custom("recursion limit exceeded"));
     };
     // The type-erased path hands one answer to every value of the payload
@@ -478,7 +479,7 @@ where
     // format is asked only when something is buffered (see `Buffer`).
     let human_readable = subtypes.erased().then(|| deserializer.is_human_readable());
     // An `Unknown` fallback must see entries in their order, so no hoisting.
-    let _hoisting = crate::buffer::hoist(
+    let _hoisting = crate::state::hoist(
         subtypes
             .hoist_key()
             .filter(|_| subtypes.fallback().is_none()),
@@ -630,7 +631,7 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
         let mut prefix = Buffer::new();
         let mut seen = 0u128;
         // Read once: the budget is the same for every entry of this object.
-        let depth = crate::buffer::remaining();
+        let depth = crate::state::remaining();
         loop {
             let seed = KeySeed {
                 subtypes: s,

@@ -975,6 +975,7 @@ mod same;
 // Reached only through `__private`.
 #[allow(missing_docs)]
 mod shape;
+mod state;
 // Reached only through `__private`, and only with the `schemars` feature.
 #[cfg(feature = "schemars")]
 #[allow(missing_docs)]

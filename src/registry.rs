@@ -293,7 +293,7 @@ impl<T: ?Sized + 'static> Registry<T> {
             problems: Vec::new(),
             fatal: None,
             position,
-            max_depth: crate::buffer::DEFAULT_MAX_DEPTH,
+            max_depth: crate::state::DEFAULT_MAX_DEPTH,
             max_buffer: None,
             require_tag_first: false,
             exact_numbers: false,

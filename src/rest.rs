@@ -967,7 +967,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for ParseIgnoredDeserializer<D
 
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
         self.0.deserialize_any(ParseAll {
-            depth: crate::buffer::remaining(),
+            depth: crate::state::remaining(),
         })?;
         visitor.visit_unit()
     }

@@ -344,7 +344,7 @@ impl<'de> TagVisitor<'_, 'de> {
                         (Some(value), Some(slot)) => *slot = Some(value),
                         _ => {
                             sink.buf.push_str(sink.key);
-                            record(sink.buf.recorder(crate::buffer::remaining()))?;
+                            record(sink.buf.recorder(crate::state::remaining()))?;
                         }
                     }
                 }
@@ -353,7 +353,7 @@ impl<'de> TagVisitor<'_, 'de> {
             Some(index) => {
                 if let Some(sink) = self.sink.filter(|s| s.visible) {
                     sink.buf.push_str(sink.key);
-                    record(sink.buf.recorder(crate::buffer::remaining()))?;
+                    record(sink.buf.recorder(crate::state::remaining()))?;
                 }
                 Ok(Some(index))
             }
@@ -369,7 +369,7 @@ impl<'de> TagVisitor<'_, 'de> {
         match self.sink {
             Some(sink) if sink.fallback => {
                 sink.buf.push_str(sink.key);
-                record(sink.buf.recorder(crate::buffer::remaining()))?;
+                record(sink.buf.recorder(crate::state::remaining()))?;
                 Ok(None)
             }
             _ => Err(error()),
@@ -906,7 +906,7 @@ where
         Some(sink) => {
             sink.buf.push_str(sink.key);
             let start = sink.buf.len();
-            sink.buf.record(deserializer, crate::buffer::remaining())?;
+            sink.buf.record(deserializer, crate::state::remaining())?;
             let mut reader = sink.buf.reader_at(start);
             let value = reader.next_value::<de::value::Error>(sink.buf.human_readable());
             Ok(K::deserialize(value).ok().and_then(|k| lookup(&k)))
