@@ -689,7 +689,7 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
                     };
                 }
                 Some(false) if S::MAY_BE_EXACT && s.exact_numbers() => {
-                    prefix.record_exact_value(&mut map, depth, s.limit())?
+                    crate::exact::record_value(&mut prefix, &mut map, depth, s.limit())?
                 }
                 Some(false) => match if S::MAY_LIMIT { s.limit() } else { None } {
                     Some(limit) => prefix.record_value_within(&mut map, depth, limit)?,

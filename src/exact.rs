@@ -18,7 +18,8 @@ use core::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 
-use crate::buffer::Recorder;
+use crate::buffer::{parse_float, without_position, Buffer, Limit, Recorder};
+use crate::native::{self, OnJson};
 
 /// The newtype name by which serde_json's `raw_value` feature (turned on by
 /// this crate) hands over a value's text.
@@ -43,22 +44,40 @@ impl<'de> DeserializeSeed<'de> for ExactSeed<'_, 'de> {
         if cfg!(feature = "arbitrary_precision") {
             return deserializer.deserialize_any(recorder);
         }
-        match crate::native::record_json_text(deserializer, recorder) {
+        match native::with_json(deserializer, RecordText(recorder)) {
             Ok(out) => out,
-            Err((deserializer, recorder)) => deserializer.deserialize_any(recorder),
+            Err((deserializer, RecordText(recorder))) => deserializer.deserialize_any(recorder),
         }
     }
 }
 
-/// Records the value `json` holds from its text.
-pub(crate) fn record_text<'de, R>(
-    json: &mut serde_json::Deserializer<R>,
-    recorder: Recorder<'_, 'de>,
-) -> serde_json::Result<()>
+/// `Buffer::record_value` (and `record_value_within` when `limit` is set)
+/// for `exact_numbers`: from serde_json's text where the format is
+/// serde_json over borrowed input.
+pub(crate) fn record_value<'de, A>(
+    buf: &mut Buffer<'de>,
+    map: &mut A,
+    max_depth: u32,
+    limit: Option<Limit>,
+) -> Result<(), A::Error>
 where
-    R: serde_json::de::Read<'de>,
+    A: MapAccess<'de>,
 {
-    json.deserialize_newtype_struct(RAW_TOKEN, RawText(recorder))
+    buf.within(limit, |buf| {
+        map.next_value_seed(ExactSeed(buf.recorder(max_depth)))
+    })
+}
+
+/// Records the value serde_json holds from its text.
+struct RecordText<'b, 'de>(Recorder<'b, 'de>);
+
+impl<'de> OnJson<'de> for RecordText<'_, 'de> {
+    fn on<R: serde_json::de::Read<'de>>(
+        self,
+        json: &mut serde_json::Deserializer<R>,
+    ) -> serde_json::Result<()> {
+        json.deserialize_newtype_struct(RAW_TOKEN, RawText(self.0))
+    }
 }
 
 /// Receives serde_json's raw value: a one-entry map whose value is the text.
@@ -227,7 +246,8 @@ impl<'de> Text<'de> {
         }
         self.pos = at + 1;
         let literal = self.text.get(start - 1..at + 1).ok_or_else(malformed)?;
-        let unescaped: String = serde_json::from_str(literal).map_err(without_position)?;
+        let unescaped: String =
+            serde_json::from_str(literal).map_err(|e| message(without_position(e)))?;
         recorder.visit_str(&unescaped)
     }
 
@@ -299,27 +319,6 @@ fn quote_or_escape(bytes: &[u8]) -> Option<usize> {
     tail.iter()
         .position(|&b| b == b'"' || b == b'\\')
         .map(|i| at + i)
-}
-
-/// `text`, a JSON number, parsed by serde_json to `T` as it parses it in
-/// place (`float_roundtrip` and all); the error's message without its
-/// position.
-pub(crate) fn parse_float<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
-    serde_json::from_str(text).map_err(|e| without_position(e).to_string())
-}
-
-/// serde_json's message without ` at line L column C`, which would point
-/// into the entry's text instead of the input.
-fn without_position(error: serde_json::Error) -> Message {
-    let message = error.to_string();
-    if error.line() == 0 {
-        return self::message(message);
-    }
-    let suffix = format!(" at line {} column {}", error.line(), error.column());
-    match message.strip_suffix(&suffix) {
-        Some(text) => self::message(text),
-        None => self::message(message),
-    }
 }
 
 #[cold]

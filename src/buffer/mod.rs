@@ -23,7 +23,7 @@ mod replay;
 use record::ValueSeed;
 pub(crate) use record::{too_deep, Limit, RecordSeed, Recorder};
 use replay::{owned_str, text_number};
-pub(crate) use replay::{Replay, ReplayKey, ReplayMap};
+pub(crate) use replay::{parse_float, without_position, Replay, ReplayKey, ReplayMap};
 
 /// The first block a buffer takes: room for the entries before the tag of a
 /// typical object. Never more, whatever size a format announces.
@@ -173,31 +173,24 @@ impl<'de> Buffer<'de> {
     where
         A: MapAccess<'de>,
     {
-        limit.check(self.len(), 0)?;
-        self.limit = Some(limit);
-        let out = map.next_value_seed(ValueSeed(self.recorder(max_depth)));
-        self.limit = None;
-        out?;
-        limit.check(self.len(), 0)
+        self.within(Some(limit), |buf| {
+            map.next_value_seed(ValueSeed(buf.recorder(max_depth)))
+        })
     }
 
-    /// `record_value` (and `record_value_within` when `limit` is set) for
-    /// `exact_numbers`: from serde_json's text where the format is
-    /// serde_json over borrowed input (see `exact.rs`).
-    pub(crate) fn record_exact_value<A>(
+    /// Runs `record` with the buffer held to `limit`, if any: checked
+    /// before (the key just pushed), while recording, and after.
+    #[inline]
+    pub(crate) fn within<E: de::Error>(
         &mut self,
-        map: &mut A,
-        max_depth: u32,
         limit: Option<Limit>,
-    ) -> Result<(), A::Error>
-    where
-        A: MapAccess<'de>,
-    {
+        record: impl FnOnce(&mut Self) -> Result<(), E>,
+    ) -> Result<(), E> {
         if let Some(limit) = limit {
             limit.check(self.len(), 0)?;
             self.limit = Some(limit);
         }
-        let out = map.next_value_seed(crate::exact::ExactSeed(self.recorder(max_depth)));
+        let out = record(self);
         self.limit = None;
         out?;
         match limit {

@@ -433,7 +433,7 @@ macro_rules! floats {
                     // type (an `f32` is not rounded through `f64`).
                     TEXT_NUMBER => {
                         let text = text_number(self.reader);
-                        match crate::exact::parse_float::<$ty>(text) {
+                        match parse_float::<$ty>(text) {
                             Ok(v) => visitor.$visit(v),
                             Err(message) => Err(E::custom(message)),
                         }
@@ -1054,5 +1054,26 @@ impl<'de, E: de::Error> IntoDeserializer<'de, E> for Replay<'_, '_, 'de, E> {
 
     fn into_deserializer(self) -> Self {
         self
+    }
+}
+
+/// `text`, a JSON number, parsed by serde_json to `T` as it parses it in
+/// place (`float_roundtrip` and all); the error's message without its
+/// position.
+pub(crate) fn parse_float<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
+    serde_json::from_str(text).map_err(without_position)
+}
+
+/// serde_json's message without ` at line L column C`, which would point
+/// into a recorded entry's text instead of the input.
+pub(crate) fn without_position(error: serde_json::Error) -> String {
+    let message = error.to_string();
+    if error.line() == 0 {
+        return message;
+    }
+    let suffix = format!(" at line {} column {}", error.line(), error.column());
+    match message.strip_suffix(&suffix) {
+        Some(text) => text.to_owned(),
+        None => message,
     }
 }
