@@ -121,7 +121,7 @@ pub struct Registry<T: ?Sized + 'static> {
     /// Interned once: serializers want `&'static str` names and keys.
     name: &'static str,
     key: Option<&'static str>,
-    entries: Vec<Subtype_<T>>,
+    entries: Vec<Member<T>>,
     by_str: AHashMap<Arc<str>, Slot>,
     /// The same string tags when there are few: scanned, which beats
     /// hashing the tag for a handful of short strings.
@@ -172,7 +172,7 @@ pub enum TagPosition {
 }
 
 /// One subtype in a registry: its tag as written and how to read it.
-pub(crate) struct Subtype_<T: ?Sized + 'static> {
+pub(crate) struct Member<T: ?Sized + 'static> {
     pub(crate) tag: Option<OwnedLiteral>,
     pub(crate) aliases: Vec<OwnedLiteral>,
     pub(crate) fallback: bool,
@@ -188,9 +188,9 @@ pub(crate) struct Subtype_<T: ?Sized + 'static> {
     pub(crate) schema: Option<Described>,
 }
 
-impl<T: ?Sized> Clone for Subtype_<T> {
+impl<T: ?Sized> Clone for Member<T> {
     fn clone(&self) -> Self {
-        Subtype_ {
+        Member {
             tag: self.tag.clone(),
             aliases: self.aliases.clone(),
             fallback: self.fallback,
@@ -235,9 +235,9 @@ impl<T: ?Sized + 'static> Registry<T> {
             ),
         >,
     ) -> Self {
-        let mut subtypes: Vec<Subtype_<T>> = entries
+        let mut subtypes: Vec<Member<T>> = entries
             .into_iter()
-            .map(|(e, native, markers, schema)| Subtype_ {
+            .map(|(e, native, markers, schema)| Member {
                 tag: e.tag.map(OwnedLiteral::from_literal),
                 aliases: e
                     .aliases
@@ -273,7 +273,7 @@ impl<T: ?Sized + 'static> Registry<T> {
     pub(crate) fn build(
         name: &str,
         key: Option<Arc<str>>,
-        entries: Vec<Subtype_<T>>,
+        entries: Vec<Member<T>>,
         position: TagPosition,
     ) -> Self {
         let mut out = Registry {
@@ -345,7 +345,7 @@ impl<T: ?Sized + 'static> Registry<T> {
         out
     }
 
-    fn add_tag(&mut self, tag: &OwnedLiteral, index: u32, entry: &Subtype_<T>) {
+    fn add_tag(&mut self, tag: &OwnedLiteral, index: u32, entry: &Member<T>) {
         let slot = match tag {
             OwnedLiteral::Str(s) => self.by_str.entry(s.clone()).or_insert(Slot::One(index)),
             OwnedLiteral::U64(v) => self.by_u64.entry(*v).or_insert(Slot::One(index)),
@@ -417,12 +417,12 @@ impl<T: ?Sized + 'static> Registry<T> {
 
     /// The subtype registered for `type_id` (the first, for a type with
     /// several tags).
-    pub(crate) fn subtype_by_type(&self, type_id: TypeId) -> Option<&Subtype_<T>> {
+    pub(crate) fn subtype_by_type(&self, type_id: TypeId) -> Option<&Member<T>> {
         let index = *self.by_type.get(&type_id)?;
         self.entries.get(index as usize)
     }
 
-    pub(crate) fn subtypes(&self) -> &[Subtype_<T>] {
+    pub(crate) fn subtypes(&self) -> &[Member<T>] {
         &self.entries
     }
 

@@ -837,7 +837,8 @@ impl<V> NotTagVisitor<'_, V> {
     }
 }
 
-macro_rules! forward_visits {
+/// Scalar visits a key that is not the tag passes on to the wrapped visitor.
+macro_rules! scalars_to_inner {
     ($($method:ident($ty:ty))*) => {
         $(
             #[inline]
@@ -891,7 +892,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for NotTagVisitor<'_, V> {
         self.inner.visit_byte_buf(v)
     }
 
-    forward_visits! {
+    scalars_to_inner! {
         visit_bool(bool) visit_i8(i8) visit_i16(i16) visit_i32(i32) visit_i64(i64)
         visit_i128(i128) visit_u8(u8) visit_u16(u16) visit_u32(u32) visit_u64(u64)
         visit_u128(u128) visit_f32(f32) visit_f64(f64) visit_char(char)
