@@ -509,39 +509,45 @@ fn whole<'a, 'de>(
 // ---------------------------------------------------------------------------
 // Visitor
 
+/// A `visit_*` call and its argument. Visits cross as one enum so that
+/// each reader's visitor compiles one method with a `match`, instead of one
+/// method per kind of value, each with its own prologue and error path:
+/// those were most of the code a registered type cost where it is
+/// registered.
+pub enum Visit<'a, 'de> {
+    Bool(bool),
+    I8(i8),
+    I16(i16),
+    I32(i32),
+    I64(i64),
+    I128(i128),
+    U8(u8),
+    U16(u16),
+    U32(u32),
+    U64(u64),
+    U128(u128),
+    F32(f32),
+    F64(f64),
+    Char(char),
+    Str(&'a str),
+    BorrowedStr(&'de str),
+    String(String),
+    Bytes(&'a [u8]),
+    BorrowedBytes(&'de [u8]),
+    ByteBuf(Vec<u8>),
+    None,
+    Unit,
+    Some(&'a mut dyn ErasedDeserializer<'de>),
+    NewtypeStruct(&'a mut dyn ErasedDeserializer<'de>),
+    Seq(&'a mut dyn ErasedSeqAccess<'de>),
+    Map(&'a mut dyn ErasedMapAccess<'de>),
+    Enum(&'a mut dyn ErasedEnumAccess<'de>),
+}
+
 /// An object-safe `Visitor`; the value it builds stays on its side.
 pub trait ErasedVisitor<'de> {
     fn erased_expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result;
-    fn erased_visit_bool(&mut self, v: bool) -> Result<(), Error>;
-    fn erased_visit_i8(&mut self, v: i8) -> Result<(), Error>;
-    fn erased_visit_i16(&mut self, v: i16) -> Result<(), Error>;
-    fn erased_visit_i32(&mut self, v: i32) -> Result<(), Error>;
-    fn erased_visit_i64(&mut self, v: i64) -> Result<(), Error>;
-    fn erased_visit_i128(&mut self, v: i128) -> Result<(), Error>;
-    fn erased_visit_u8(&mut self, v: u8) -> Result<(), Error>;
-    fn erased_visit_u16(&mut self, v: u16) -> Result<(), Error>;
-    fn erased_visit_u32(&mut self, v: u32) -> Result<(), Error>;
-    fn erased_visit_u64(&mut self, v: u64) -> Result<(), Error>;
-    fn erased_visit_u128(&mut self, v: u128) -> Result<(), Error>;
-    fn erased_visit_f32(&mut self, v: f32) -> Result<(), Error>;
-    fn erased_visit_f64(&mut self, v: f64) -> Result<(), Error>;
-    fn erased_visit_char(&mut self, v: char) -> Result<(), Error>;
-    fn erased_visit_str(&mut self, v: &str) -> Result<(), Error>;
-    fn erased_visit_borrowed_str(&mut self, v: &'de str) -> Result<(), Error>;
-    fn erased_visit_string(&mut self, v: String) -> Result<(), Error>;
-    fn erased_visit_bytes(&mut self, v: &[u8]) -> Result<(), Error>;
-    fn erased_visit_borrowed_bytes(&mut self, v: &'de [u8]) -> Result<(), Error>;
-    fn erased_visit_byte_buf(&mut self, v: Vec<u8>) -> Result<(), Error>;
-    fn erased_visit_none(&mut self) -> Result<(), Error>;
-    fn erased_visit_some(&mut self, d: &mut dyn ErasedDeserializer<'de>) -> Result<(), Error>;
-    fn erased_visit_unit(&mut self) -> Result<(), Error>;
-    fn erased_visit_newtype_struct(
-        &mut self,
-        d: &mut dyn ErasedDeserializer<'de>,
-    ) -> Result<(), Error>;
-    fn erased_visit_seq(&mut self, seq: &mut dyn ErasedSeqAccess<'de>) -> Result<(), Error>;
-    fn erased_visit_map(&mut self, map: &mut dyn ErasedMapAccess<'de>) -> Result<(), Error>;
-    fn erased_visit_enum(&mut self, data: &mut dyn ErasedEnumAccess<'de>) -> Result<(), Error>;
+    fn erased_visit(&mut self, v: Visit<'_, 'de>) -> Result<(), Error>;
 }
 
 /// The registered type's visitor (or seed) and, once it has run, its value.
@@ -571,17 +577,6 @@ impl<T, O> Slot<T, O> {
     }
 }
 
-macro_rules! visit_scalars {
-    ($($erased:ident $visit:ident $ty:ty,)*) => {
-        $(
-            fn $erased(&mut self, v: $ty) -> Result<(), Error> {
-                self.out = Some(take!(self.inner).$visit(v)?);
-                Ok(())
-            }
-        )*
-    };
-}
-
 impl<'de, V: Visitor<'de>> ErasedVisitor<'de> for Slot<V, V::Value> {
     fn erased_expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.inner {
@@ -590,64 +585,39 @@ impl<'de, V: Visitor<'de>> ErasedVisitor<'de> for Slot<V, V::Value> {
         }
     }
 
-    visit_scalars! {
-        erased_visit_bool visit_bool bool,
-        erased_visit_i8 visit_i8 i8,
-        erased_visit_i16 visit_i16 i16,
-        erased_visit_i32 visit_i32 i32,
-        erased_visit_i64 visit_i64 i64,
-        erased_visit_i128 visit_i128 i128,
-        erased_visit_u8 visit_u8 u8,
-        erased_visit_u16 visit_u16 u16,
-        erased_visit_u32 visit_u32 u32,
-        erased_visit_u64 visit_u64 u64,
-        erased_visit_u128 visit_u128 u128,
-        erased_visit_f32 visit_f32 f32,
-        erased_visit_f64 visit_f64 f64,
-        erased_visit_char visit_char char,
-        erased_visit_str visit_str &str,
-        erased_visit_borrowed_str visit_borrowed_str &'de str,
-        erased_visit_string visit_string String,
-        erased_visit_bytes visit_bytes &[u8],
-        erased_visit_borrowed_bytes visit_borrowed_bytes &'de [u8],
-        erased_visit_byte_buf visit_byte_buf Vec<u8>,
-    }
-
-    fn erased_visit_none(&mut self) -> Result<(), Error> {
-        self.out = Some(take!(self.inner).visit_none()?);
-        Ok(())
-    }
-
-    fn erased_visit_some(&mut self, d: &mut dyn ErasedDeserializer<'de>) -> Result<(), Error> {
-        self.out = Some(take!(self.inner).visit_some(whole(d, self.human_readable))?);
-        Ok(())
-    }
-
-    fn erased_visit_unit(&mut self) -> Result<(), Error> {
-        self.out = Some(take!(self.inner).visit_unit()?);
-        Ok(())
-    }
-
-    fn erased_visit_newtype_struct(
-        &mut self,
-        d: &mut dyn ErasedDeserializer<'de>,
-    ) -> Result<(), Error> {
-        self.out = Some(take!(self.inner).visit_newtype_struct(whole(d, self.human_readable))?);
-        Ok(())
-    }
-
-    fn erased_visit_seq(&mut self, seq: &mut dyn ErasedSeqAccess<'de>) -> Result<(), Error> {
-        self.out = Some(take!(self.inner).visit_seq(ErasedSeq::new(seq, self.human_readable))?);
-        Ok(())
-    }
-
-    fn erased_visit_map(&mut self, map: &mut dyn ErasedMapAccess<'de>) -> Result<(), Error> {
-        self.out = Some(take!(self.inner).visit_map(ErasedMap::new(map, self.human_readable))?);
-        Ok(())
-    }
-
-    fn erased_visit_enum(&mut self, data: &mut dyn ErasedEnumAccess<'de>) -> Result<(), Error> {
-        self.out = Some(take!(self.inner).visit_enum(ErasedEnum::new(data, self.human_readable))?);
+    fn erased_visit(&mut self, v: Visit<'_, 'de>) -> Result<(), Error> {
+        let visitor = take!(self.inner);
+        let hr = self.human_readable;
+        let out = match v {
+            Visit::Bool(v) => visitor.visit_bool(v),
+            Visit::I8(v) => visitor.visit_i8(v),
+            Visit::I16(v) => visitor.visit_i16(v),
+            Visit::I32(v) => visitor.visit_i32(v),
+            Visit::I64(v) => visitor.visit_i64(v),
+            Visit::I128(v) => visitor.visit_i128(v),
+            Visit::U8(v) => visitor.visit_u8(v),
+            Visit::U16(v) => visitor.visit_u16(v),
+            Visit::U32(v) => visitor.visit_u32(v),
+            Visit::U64(v) => visitor.visit_u64(v),
+            Visit::U128(v) => visitor.visit_u128(v),
+            Visit::F32(v) => visitor.visit_f32(v),
+            Visit::F64(v) => visitor.visit_f64(v),
+            Visit::Char(v) => visitor.visit_char(v),
+            Visit::Str(v) => visitor.visit_str(v),
+            Visit::BorrowedStr(v) => visitor.visit_borrowed_str(v),
+            Visit::String(v) => visitor.visit_string(v),
+            Visit::Bytes(v) => visitor.visit_bytes(v),
+            Visit::BorrowedBytes(v) => visitor.visit_borrowed_bytes(v),
+            Visit::ByteBuf(v) => visitor.visit_byte_buf(v),
+            Visit::None => visitor.visit_none(),
+            Visit::Unit => visitor.visit_unit(),
+            Visit::Some(d) => visitor.visit_some(whole(d, hr)),
+            Visit::NewtypeStruct(d) => visitor.visit_newtype_struct(whole(d, hr)),
+            Visit::Seq(seq) => visitor.visit_seq(ErasedSeq::new(seq, hr)),
+            Visit::Map(map) => visitor.visit_map(ErasedMap::new(map, hr)),
+            Visit::Enum(data) => visitor.visit_enum(ErasedEnum::new(data, hr)),
+        };
+        self.out = Some(out?);
         Ok(())
     }
 }
@@ -659,25 +629,25 @@ macro_rules! forward_visits {
     ($done:expr) => {
         forward_visits! {
             @scalars $done;
-            visit_bool erased_visit_bool bool,
-            visit_i8 erased_visit_i8 i8,
-            visit_i16 erased_visit_i16 i16,
-            visit_i32 erased_visit_i32 i32,
-            visit_i64 erased_visit_i64 i64,
-            visit_i128 erased_visit_i128 i128,
-            visit_u8 erased_visit_u8 u8,
-            visit_u16 erased_visit_u16 u16,
-            visit_u32 erased_visit_u32 u32,
-            visit_u64 erased_visit_u64 u64,
-            visit_u128 erased_visit_u128 u128,
-            visit_f32 erased_visit_f32 f32,
-            visit_f64 erased_visit_f64 f64,
-            visit_char erased_visit_char char,
-            visit_str erased_visit_str &str,
-            visit_string erased_visit_string String,
-            visit_bytes erased_visit_bytes &[u8],
-            visit_borrowed_bytes erased_visit_borrowed_bytes &'de [u8],
-            visit_byte_buf erased_visit_byte_buf Vec<u8>,
+            visit_bool Bool bool,
+            visit_i8 I8 i8,
+            visit_i16 I16 i16,
+            visit_i32 I32 i32,
+            visit_i64 I64 i64,
+            visit_i128 I128 i128,
+            visit_u8 U8 u8,
+            visit_u16 U16 u16,
+            visit_u32 U32 u32,
+            visit_u64 U64 u64,
+            visit_u128 U128 u128,
+            visit_f32 F32 f32,
+            visit_f64 F64 f64,
+            visit_char Char char,
+            visit_str Str &str,
+            visit_string String String,
+            visit_bytes Bytes &[u8],
+            visit_borrowed_bytes BorrowedBytes &'de [u8],
+            visit_byte_buf ByteBuf Vec<u8>,
         }
 
         fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -686,19 +656,19 @@ macro_rules! forward_visits {
 
         #[inline]
         fn visit_none<E: de::Error>(self) -> Result<Self::Value, E> {
-            self.0.erased_visit_none().map_err(unerase)?;
+            self.0.erased_visit(Visit::None).map_err(unerase)?;
             Ok($done)
         }
 
         #[inline]
         fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-            self.0.erased_visit_unit().map_err(unerase)?;
+            self.0.erased_visit(Visit::Unit).map_err(unerase)?;
             Ok($done)
         }
 
         #[inline]
         fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-            self.0.erased_visit_some(&mut Some(d)).map_err(unerase)?;
+            self.0.erased_visit(Visit::Some(&mut Some(d))).map_err(unerase)?;
             Ok($done)
         }
 
@@ -708,20 +678,20 @@ macro_rules! forward_visits {
             d: D,
         ) -> Result<Self::Value, D::Error> {
             self.0
-                .erased_visit_newtype_struct(&mut Some(d))
+                .erased_visit(Visit::NewtypeStruct(&mut Some(d)))
                 .map_err(unerase)?;
             Ok($done)
         }
 
         #[inline]
         fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-            self.0.erased_visit_seq(&mut seq).map_err(unerase)?;
+            self.0.erased_visit(Visit::Seq(&mut seq)).map_err(unerase)?;
             Ok($done)
         }
 
         #[inline]
         fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-            self.0.erased_visit_map(&mut map).map_err(unerase)?;
+            self.0.erased_visit(Visit::Map(&mut map)).map_err(unerase)?;
             Ok($done)
         }
 
@@ -731,15 +701,15 @@ macro_rules! forward_visits {
                 access: Some(data),
                 variant: None,
             };
-            self.0.erased_visit_enum(&mut data).map_err(unerase)?;
+            self.0.erased_visit(Visit::Enum(&mut data)).map_err(unerase)?;
             Ok($done)
         }
     };
-    (@scalars $done:expr; $($visit:ident $erased:ident $ty:ty,)*) => {
+    (@scalars $done:expr; $($visit:ident $kind:ident $ty:ty,)*) => {
         $(
             #[inline]
             fn $visit<E: de::Error>(self, v: $ty) -> Result<Self::Value, E> {
-                self.0.$erased(v).map_err(unerase)?;
+                self.0.erased_visit(Visit::$kind(v)).map_err(unerase)?;
                 Ok($done)
             }
         )*
@@ -754,7 +724,7 @@ impl<'de> Visitor<'de> for Wrap<'_, 'de> {
 
     #[inline]
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<(), E> {
-        self.0.erased_visit_borrowed_str(v).map_err(unerase)
+        self.0.erased_visit(Visit::BorrowedStr(v)).map_err(unerase)
     }
 
     forward_visits!(());
