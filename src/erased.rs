@@ -887,13 +887,20 @@ where
     }
     let value = out?;
     // A seed that never looked at its key or element: it is still unread.
-    if !probed.used {
-        let mut slot = Slot::new(de::IgnoredAny, human_readable);
-        if !access.next(Request::IgnoredAny, &mut slot)? {
-            return Ok(None);
-        }
+    if !probed.used && !skip_next(access, human_readable)? {
+        return Ok(None);
     }
     Ok(Some(value))
+}
+
+/// Skips the next key or element; `Ok(false)` at the end. Not generic over
+/// the seed, so compiled once per kind of access.
+fn skip_next<'de, N: ?Sized + NextIn<'de>>(
+    access: &mut N,
+    human_readable: bool,
+) -> Result<bool, Error> {
+    let mut slot = Slot::new(de::IgnoredAny, human_readable);
+    access.next(Request::IgnoredAny, &mut slot)
 }
 
 /// An object-safe `MapAccess`.
