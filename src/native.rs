@@ -152,7 +152,12 @@ where
     #[inline(always)]
     fn run(payload: Rest<'de, 's, A>) -> Self::Out {
         // Errors reach the engine unflattened here: no stand-ins needed.
-        C::deserialize(payload.uncaught()).map(|c| T::__json_subtypes_upcast(Box::new(c)))
+        // Matched rather than mapped: a closure and `Result::map` would be
+        // compiled once more for every reader.
+        match C::deserialize(payload.uncaught()) {
+            Ok(c) => Ok(T::__json_subtypes_upcast(Box::new(c))),
+            Err(e) => Err(e),
+        }
     }
 }
 
