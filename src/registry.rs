@@ -15,7 +15,7 @@ use crate::marker::Conversions;
 use crate::native::{write_json, Readers};
 use crate::object::{JsonOut, Subtype};
 use crate::rest::Payload;
-use crate::tag::{FastTagVisitor, Found, Literal, Lookup, OwnedLiteral, TagSink};
+use crate::tag::{Found, Literal, Lookup, OwnedLiteral, TagSink, TagVisitor};
 use crate::tagged::PayloadSerializer;
 
 /// Reads a payload through the erased path (see `erased`) into a boxed
@@ -604,11 +604,15 @@ impl<'de, T: ?Sized + 'static> Subtypes<'de> for &Registry<T> {
         self.fallback
     }
 
+    /// Every registry's tags are read by the one shared reader, the table
+    /// looked up through `dyn` (issue 15: a reader per registry compiled a
+    /// format's `deserialize_any` once per trait).
     fn read_tag<D>(&self, tag: D, sink: Option<TagSink<'_, 'de>>) -> Result<Option<u32>, D::Error>
     where
         D: Deserializer<'de>,
     {
-        tag.deserialize_any(FastTagVisitor { table: *self, sink })
+        let table: &(dyn Lookup + 'static) = *self;
+        tag.deserialize_any(TagVisitor { table, sink })
     }
 
     fn presence(&self, field: &str) -> u128 {
