@@ -8,7 +8,7 @@
 //! so an entry before the tag is taken as raw JSON (serde_json validates
 //! and skips it) and recorded here from that text: the same values as
 //! serde_json's own reading, except that a number no 64-bit integer holds
-//! keeps its text beside its `f64` (`TEXT_NUMBER` in `buffer.rs`).
+//! keeps its text beside its `f64` (`TEXT_NUMBER` in `buffer/mod.rs`).
 //!
 //! It is opt-in because it costs: serde_json's raw-value protocol and a
 //! second pass over each entry (PERFORMANCE.md, "exact_numbers"). Every
