@@ -136,6 +136,8 @@ fn path(name: &str, what: &str, run: impl Fn(&Inputs) + 'static) -> Path {
         "pos_plain".to_owned()
     } else if name.starts_with("io_ser") {
         "io_ser_plain".to_owned()
+    } else if name.starts_with("cbor_") {
+        "cbor_plain".to_owned()
     } else if name.starts_with("io_") {
         "io_plain".to_owned()
     } else if name.starts_with("ser_vec") {
@@ -385,6 +387,19 @@ fn paths() -> Vec<Path> {
         path("io_typetag_last", "io single: typetag, tag last", |i| {
             drop(black_box(de_io::<Box<dyn TtEvent>>(black_box(
                 &i.single_last,
+            ))))
+        }),
+        path("cbor_plain", "cbor single: plain struct", |i| {
+            drop(black_box(de_cbor::<Click>(black_box(&i.extra.cbor_plain))))
+        }),
+        path("cbor_dyn_first", "cbor single: ours dyn, tag first", |i| {
+            drop(black_box(de_cbor::<Box<dyn EventTrait>>(black_box(
+                &i.extra.cbor_first,
+            ))))
+        }),
+        path("cbor_dyn_last", "cbor single: ours dyn, tag last", |i| {
+            drop(black_box(de_cbor::<Box<dyn EventTrait>>(black_box(
+                &i.extra.cbor_last,
             ))))
         }),
         path("io_ser_plain", "io ser single: plain struct", |i| {

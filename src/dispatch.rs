@@ -14,11 +14,10 @@ use serde::de::{
     self, DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess, Unexpected, Visitor,
 };
 
-use crate::buffer::{set_hoist, Buffer, Limit};
-use crate::rest::{
-    missing_field, HeadFirst, Payload, PrefixReader, Rest, RestSeq, VariantDeserializer,
-};
-use crate::tag::{FastTagVisitor, HeadValue, LiteralTable, Static, TagSink};
+use crate::buffer::{Buffer, Limit};
+use crate::rest::{missing_field, HeadFirst, Payload, PrefixReader, Rest, RestSeq};
+use crate::state::set_hoist;
+use crate::tag::{FastTagVisitor, HeadValue, LiteralTable, Static, TagSink, TokenVisitor};
 
 /// What generated code provides for an annotated enum.
 pub trait Dispatch<'de>: Sized {
@@ -45,7 +44,7 @@ pub trait Dispatch<'de>: Sized {
     const NESTED: bool = false;
 
     /// `max_depth = N`: how deeply values may nest.
-    const MAX_DEPTH: u32 = crate::buffer::DEFAULT_MAX_DEPTH;
+    const MAX_DEPTH: u32 = crate::state::DEFAULT_MAX_DEPTH;
 
     /// `max_buffer = N`: how many bytes may be buffered before the tag.
     const MAX_BUFFER: Option<usize> = None;
@@ -84,6 +83,16 @@ pub trait Dispatch<'de>: Sized {
     where
         D: Deserializer<'de>;
 
+    /// `read_tag` with nothing to record: generated code for literal tags
+    /// reads it with the reader every table shares.
+    #[inline]
+    fn read_known_tag<D>(tag: D) -> Result<Option<u32>, D::Error>
+    where
+        D: Deserializer<'de>,
+    {
+        Self::read_tag(tag, None)
+    }
+
     /// Presence mode: the set of variants (bit `i` for variant `i`) that
     /// list `field` in `when_field`.
     #[inline]
@@ -92,11 +101,10 @@ pub trait Dispatch<'de>: Sized {
         0
     }
 
-    /// Builds the chosen variant from `variant`, a deserializer that
-    /// answers with an enum access (a `VariantDeserializer`).
-    fn build<D>(variant: D) -> Result<Self, D::Error>
+    /// Builds variant `index` from the rest of its object.
+    fn build<P>(index: u32, payload: P) -> Result<Self, <P as Deserializer<'de>>::Error>
     where
-        D: Deserializer<'de>;
+        P: Payload<'de>;
 
     /// Builds the `nested` variant `index`, whose child's tag `head` this
     /// level has already read, from the rest of the object. Generated code
@@ -142,10 +150,7 @@ where
     P: Payload<'de>,
 {
     let key = T::KEY.unwrap_or_default();
-    T::build(VariantDeserializer::new(
-        index,
-        HeadFirst::new(head, key, payload),
-    ))
+    T::build(index, HeadFirst::new(head, key, payload))
 }
 
 /// The engine's view of one set of subtypes: an enum (constant tables from
@@ -159,7 +164,7 @@ pub trait Subtypes<'de> {
     fn key(&self) -> Option<&str>;
 
     /// The tag key when it lives forever, so a replay of our own buffer may
-    /// hand the tag entry first (see `buffer::HOIST`).
+    /// hand the tag entry first (see `state::HOIST`).
     fn hoist_key(&self) -> Option<&'static str> {
         None
     }
@@ -208,6 +213,15 @@ pub trait Subtypes<'de> {
     where
         D: Deserializer<'de>;
 
+    /// `read_tag` with nothing to record.
+    #[inline]
+    fn read_known_tag<D>(&self, tag: D) -> Result<Option<u32>, D::Error>
+    where
+        D: Deserializer<'de>,
+    {
+        self.read_tag(tag, None)
+    }
+
     /// Presence mode: the subtypes (bit `i` for index `i`) that `field` picks.
     fn presence(&self, field: &str) -> u128 {
         let _ = field;
@@ -224,7 +238,7 @@ pub trait Subtypes<'de> {
 
     /// How deeply this level's values may nest, counting the levels around it.
     fn max_depth(&self) -> u32 {
-        crate::buffer::DEFAULT_MAX_DEPTH
+        crate::state::DEFAULT_MAX_DEPTH
     }
 
     /// `max_buffer`: how many bytes of an object may be buffered before its
@@ -240,6 +254,20 @@ pub trait Subtypes<'de> {
     fn require_tag_first(&self) -> bool {
         false
     }
+
+    /// Whether the tag entry may be kept for a subtype (a fallback, a
+    /// `nested` child or a `visible` payload reads it). A constant, as
+    /// `MAY_BE_EXACT`: an enum with none of them does not compile that path.
+    const MAY_KEEP_TAG: bool = true;
+
+    /// Whether `key` can be `None` (presence mode). A constant, as above.
+    const MAY_BE_PRESENCE: bool = true;
+
+    /// Whether `limit` can be `Some`. A constant, as above.
+    const MAY_LIMIT: bool = true;
+
+    /// Whether `require_tag_first` can be true. A constant, as above.
+    const MAY_REQUIRE_TAG_FIRST: bool = true;
 
     /// Whether `exact_numbers` can be true: a constant, so that for an enum
     /// without it the walk does not compile the text reader (rustc drops a
@@ -349,6 +377,14 @@ impl<'de, T: Dispatch<'de>> Subtypes<'de> for EnumSubtypes<T> {
     }
 
     #[inline]
+    fn read_known_tag<D>(&self, tag: D) -> Result<Option<u32>, D::Error>
+    where
+        D: Deserializer<'de>,
+    {
+        T::read_known_tag(tag)
+    }
+
+    #[inline]
     fn presence(&self, field: &str) -> u128 {
         T::presence(field)
     }
@@ -382,6 +418,10 @@ impl<'de, T: Dispatch<'de>> Subtypes<'de> for EnumSubtypes<T> {
     }
 
     const MAY_BE_EXACT: bool = T::EXACT_NUMBERS;
+    const MAY_KEEP_TAG: bool = T::FALLBACK.is_some() || T::NESTED || T::VISIBLE;
+    const MAY_BE_PRESENCE: bool = T::KEY.is_none();
+    const MAY_LIMIT: bool = T::MAX_BUFFER.is_some();
+    const MAY_REQUIRE_TAG_FIRST: bool = T::REQUIRE_TAG_FIRST;
 
     #[inline]
     fn exact_numbers(&self) -> bool {
@@ -394,7 +434,7 @@ impl<'de, T: Dispatch<'de>> Subtypes<'de> for EnumSubtypes<T> {
         index: u32,
         payload: P,
     ) -> Result<T, <P as Deserializer<'de>>::Error> {
-        T::build(VariantDeserializer::new(index, payload))
+        T::build(index, payload)
     }
 
     #[inline]
@@ -410,7 +450,7 @@ impl<'de, T: Dispatch<'de>> Subtypes<'de> for EnumSubtypes<T> {
         if T::NESTED {
             T::build_head(index, head, payload)
         } else {
-            T::build(VariantDeserializer::new(index, payload))
+            T::build(index, payload)
         }
     }
 }
@@ -431,7 +471,7 @@ where
     S: Subtypes<'de>,
     D: Deserializer<'de>,
 {
-    let Some(_nested) = crate::buffer::enter(subtypes.max_depth()) else {
+    let Some(_nested) = crate::state::enter(subtypes.max_depth()) else {
         return Err(de::Error::custom("recursion limit exceeded"));
     };
     // The type-erased path hands one answer to every value of the payload
@@ -439,7 +479,7 @@ where
     // format is asked only when something is buffered (see `Buffer`).
     let human_readable = subtypes.erased().then(|| deserializer.is_human_readable());
     // An `Unknown` fallback must see entries in their order, so no hoisting.
-    let _hoisting = crate::buffer::hoist(
+    let _hoisting = crate::state::hoist(
         subtypes
             .hoist_key()
             .filter(|_| subtypes.fallback().is_none()),
@@ -468,41 +508,50 @@ impl<'de, S: Subtypes<'de>> DispatchVisitor<'de, S> {
         live: A,
         hint: Option<&str>,
     ) -> Result<S::Value, A::Error> {
-        self.build_with_head(index, None, prefix, live, hint)
+        let slot = Cell::new(None);
+        let rest = self.rest(prefix, live, hint, &slot);
+        let out = self.subtypes.build(index, rest);
+        // The first error the live map produced, with its position.
+        out.map_err(|e| slot.take().unwrap_or(e))
     }
 
-    /// `build`; for a nested child whose tag was read here (`head`), the
-    /// child resolves it and builds from the same rest.
+    /// `build` for a nested child whose tag was read here (`head`): the
+    /// child resolves it and builds from the same rest. Separate from
+    /// `build`, so that only sets that keep the tag compile it.
     fn build_with_head<A: MapAccess<'de>>(
         &self,
         index: u32,
-        head: Option<HeadValue<'de>>,
+        head: HeadValue<'de>,
         prefix: PrefixReader<'_, 'de>,
         live: A,
-        hint: Option<&str>,
     ) -> Result<S::Value, A::Error> {
         let slot = Cell::new(None);
+        let rest = self.rest(prefix, live, None, &slot);
+        let out = self.subtypes.build_head(index, head, rest);
+        out.map_err(|e| slot.take().unwrap_or(e))
+    }
+
+    /// The rest of the object after the tag, for `build`.
+    #[inline]
+    fn rest<'s, A: MapAccess<'de>>(
+        &'s self,
+        prefix: PrefixReader<'s, 'de>,
+        live: A,
+        hint: Option<&'s str>,
+        slot: &'s Cell<Option<A::Error>>,
+    ) -> Rest<'de, 's, A> {
         let human_readable = match self.human_readable {
             Some(answer) => answer,
             None => prefix.buf.human_readable(),
         };
-        let rest = Rest {
+        Rest {
             prefix,
             live,
             tag: self.subtypes.key(),
             hint,
-            catch: self.subtypes.erased().then_some(&slot),
+            catch: self.subtypes.erased().then_some(slot),
             human_readable,
             from_prefix: false,
-        };
-        let out = match head {
-            Some(head) => self.subtypes.build_head(index, head, rest),
-            None => self.subtypes.build(index, rest),
-        };
-        match out {
-            Ok(value) => Ok(value),
-            // The first error the live map produced, with its position.
-            Err(e) => Err(slot.take().unwrap_or(e)),
         }
     }
 
@@ -535,6 +584,22 @@ impl<'de, S: Subtypes<'de>> DispatchVisitor<'de, S> {
     }
 }
 
+/// What a value of the wrong type lacks: one function for every set.
+fn expecting(
+    f: &mut fmt::Formatter<'_>,
+    own: Option<&str>,
+    key: Option<&str>,
+    name: &str,
+) -> fmt::Result {
+    if let Some(own) = own {
+        return f.write_str(own);
+    }
+    match key {
+        Some(key) => write!(f, "a map with a `{key}` tag for {name}"),
+        None => write!(f, "a map for {name}"),
+    }
+}
+
 struct Fields<'a>(&'a [&'a str]);
 
 impl fmt::Display for Fields<'_> {
@@ -553,13 +618,8 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
     type Value = S::Value;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(expecting) = self.subtypes.expecting() {
-            return f.write_str(expecting);
-        }
-        match self.subtypes.key() {
-            Some(key) => write!(f, "a map with a `{key}` tag for {}", self.subtypes.name()),
-            None => write!(f, "a map for {}", self.subtypes.name()),
-        }
+        let s = &self.subtypes;
+        expecting(f, s.expecting(), s.key(), s.name())
     }
 
     fn visit_map<A>(self, mut map: A) -> Result<S::Value, A::Error>
@@ -571,7 +631,7 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
         let mut prefix = Buffer::new();
         let mut seen = 0u128;
         // Read once: the budget is the same for every entry of this object.
-        let depth = crate::buffer::remaining();
+        let depth = crate::state::remaining();
         loop {
             let seed = KeySeed {
                 subtypes: s,
@@ -581,12 +641,12 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
             };
             match map.next_key_seed(seed)? {
                 Some(true) => {
-                    if s.fallback().is_none() && !s.any_nested() && !s.any_visible() {
-                        // The fast path: nothing recorded.
-                        let index = map.next_value_seed(TagSeed {
-                            subtypes: s,
-                            sink: None,
-                        })?;
+                    // The fast path, nothing recorded, is the only one an
+                    // enum without those variants compiles.
+                    if !S::MAY_KEEP_TAG
+                        || (s.fallback().is_none() && !s.any_nested() && !s.any_visible())
+                    {
+                        let index = map.next_value_seed(KnownTagSeed { subtypes: s })?;
                         let index = index.unwrap_or_default();
                         return self.build(index, prefix.prefix_reader(), map, None);
                     }
@@ -611,13 +671,9 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
                     return match map.next_value_seed(seed)? {
                         Some(index) if s.is_nested(index) => match head {
                             // Handed on as it was read: no buffer.
-                            Some(value) => self.build_with_head(
-                                index,
-                                Some(value),
-                                prefix.prefix_reader(),
-                                map,
-                                None,
-                            ),
+                            Some(value) => {
+                                self.build_with_head(index, value, prefix.prefix_reader(), map)
+                            }
                             None => self.build(index, prefix.prefix_reader_from(mark), map, None),
                         },
                         Some(index) => {
@@ -633,26 +689,25 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
                     };
                 }
                 Some(false) if S::MAY_BE_EXACT && s.exact_numbers() => {
-                    prefix.record_exact_value(&mut map, depth, s.limit())?
+                    crate::exact::record_value(&mut prefix, &mut map, depth, s.limit())?
                 }
-                Some(false) => match s.limit() {
-                    None => prefix.record_value(&mut map, depth)?,
+                Some(false) => match if S::MAY_LIMIT { s.limit() } else { None } {
                     Some(limit) => prefix.record_value_within(&mut map, depth, limit)?,
+                    None => prefix.record_value(&mut map, depth)?,
                 },
                 None => break,
             }
         }
-        match s.key() {
-            Some(key) => match s.fallback() {
-                Some(fallback) => {
-                    self.build(fallback, prefix.prefix_reader_ended(), map, Some(key))
-                }
-                None => Err(missing_field(key)),
-            },
-            None => {
-                let index = self.decide(seen)?;
-                self.build(index, prefix.prefix_reader_ended(), map, None)
+        if S::MAY_BE_PRESENCE && s.key().is_none() {
+            let index = self.decide(seen)?;
+            return self.build(index, prefix.prefix_reader_ended(), map, None);
+        }
+        let key = s.key().unwrap_or_default();
+        match s.fallback() {
+            Some(fallback) if S::MAY_KEEP_TAG => {
+                self.build(fallback, prefix.prefix_reader_ended(), map, Some(key))
             }
+            _ => Err(missing_field(key)),
         }
     }
 
@@ -667,10 +722,7 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
         if s.key().is_none() {
             return Err(A::Error::invalid_type(Unexpected::Seq, &self));
         }
-        match seq.next_element_seed(TagSeed {
-            subtypes: s,
-            sink: None,
-        })? {
+        match seq.next_element_seed(KnownTagSeed { subtypes: s })? {
             Some(index) => s.build(index.unwrap_or_default(), RestSeq(seq)),
             None => Err(A::Error::invalid_length(0, &self)),
         }
@@ -703,7 +755,8 @@ impl<'de, S: Subtypes<'de>> KeySeed<'_, 'de, S> {
     #[inline]
     fn not_tag<E: de::Error, K: fmt::Display>(&self, key: K) -> Result<(), E> {
         if self.subtypes.require_tag_first() {
-            return Err(not_first(self.subtypes, key));
+            let s = self.subtypes;
+            return Err(not_first(s.key().unwrap_or_default(), s.name(), key));
         }
         Ok(())
     }
@@ -711,11 +764,9 @@ impl<'de, S: Subtypes<'de>> KeySeed<'_, 'de, S> {
 
 #[cold]
 #[inline(never)]
-fn not_first<'de, S: Subtypes<'de>, E: de::Error, K: fmt::Display>(s: &S, key: K) -> E {
+fn not_first<E: de::Error, K: fmt::Display>(tag: &str, name: &str, key: K) -> E {
     E::custom(format_args!(
-        "the tag `{}` of {} must be the first key (require_tag_first), found `{key}`",
-        s.key().unwrap_or_default(),
-        s.name()
+        "the tag `{tag}` of {name} must be the first key (require_tag_first), found `{key}`"
     ))
 }
 
@@ -750,7 +801,9 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for KeySeed<'_, 'de, S> {
         if self.is_tag(v) {
             return Ok(true);
         }
-        self.not_tag(v)?;
+        if S::MAY_REQUIRE_TAG_FIRST {
+            self.not_tag(v)?;
+        }
         self.prefix.push_str(v);
         Ok(false)
     }
@@ -759,7 +812,9 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for KeySeed<'_, 'de, S> {
         if self.is_tag(v) {
             return Ok(true);
         }
-        self.not_tag(v)?;
+        if S::MAY_REQUIRE_TAG_FIRST {
+            self.not_tag(v)?;
+        }
         self.prefix.push_borrowed_str(v);
         Ok(false)
     }
@@ -768,7 +823,9 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for KeySeed<'_, 'de, S> {
         if core::str::from_utf8(v).is_ok_and(|v| self.is_tag(v)) {
             return Ok(true);
         }
-        self.not_tag(Lossy(v))?;
+        if S::MAY_REQUIRE_TAG_FIRST {
+            self.not_tag(Lossy(v))?;
+        }
         self.prefix.push_bytes(v);
         Ok(false)
     }
@@ -777,31 +834,53 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for KeySeed<'_, 'de, S> {
         if core::str::from_utf8(v).is_ok_and(|v| self.is_tag(v)) {
             return Ok(true);
         }
-        self.not_tag(Lossy(v))?;
+        if S::MAY_REQUIRE_TAG_FIRST {
+            self.not_tag(Lossy(v))?;
+        }
         self.prefix.push_borrowed_bytes(v);
         Ok(false)
     }
 
     // Keys of other kinds (CBOR integers, YAML booleans) are never the tag.
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<bool, E> {
-        self.not_tag(v)?;
+        if S::MAY_REQUIRE_TAG_FIRST {
+            self.not_tag(v)?;
+        }
         self.prefix.first_use();
         self.prefix.push_u64(v);
         Ok(false)
     }
 
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<bool, E> {
-        self.not_tag(v)?;
+        if S::MAY_REQUIRE_TAG_FIRST {
+            self.not_tag(v)?;
+        }
         self.prefix.first_use();
         self.prefix.push_i64(v);
         Ok(false)
     }
 
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<bool, E> {
-        self.not_tag(v)?;
+        if S::MAY_REQUIRE_TAG_FIRST {
+            self.not_tag(v)?;
+        }
         self.prefix.first_use();
         self.prefix.push_bool(v);
         Ok(false)
+    }
+}
+
+/// Reads a tag value with nothing to record.
+struct KnownTagSeed<'a, S> {
+    subtypes: &'a S,
+}
+
+impl<'de, S: Subtypes<'de>> DeserializeSeed<'de> for KnownTagSeed<'_, S> {
+    type Value = Option<u32>;
+
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<u32>, D::Error> {
+        self.subtypes.read_known_tag(deserializer)
     }
 }
 
@@ -817,6 +896,20 @@ impl<'de, S: Subtypes<'de>> DeserializeSeed<'de> for TagSeed<'_, 'de, S> {
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<u32>, D::Error> {
         self.subtypes.read_tag(deserializer, self.sink)
     }
+}
+
+/// `Dispatch::read_known_tag` for literal tags: the value is read by the
+/// one reader every table shares, with this table's lookup.
+#[inline]
+pub fn read_known_literal_tag<'de, T, D>(deserializer: D) -> Result<Option<u32>, D::Error>
+where
+    T: LiteralTable + 'static,
+    D: Deserializer<'de>,
+{
+    deserializer.deserialize_any(TokenVisitor {
+        table: &Static::<T>(PhantomData),
+        lookup: T::lookup,
+    })
 }
 
 /// `Dispatch::read_tag` for literal tags: looks the value up without

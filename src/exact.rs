@@ -8,7 +8,7 @@
 //! so an entry before the tag is taken as raw JSON (serde_json validates
 //! and skips it) and recorded here from that text: the same values as
 //! serde_json's own reading, except that a number no 64-bit integer holds
-//! keeps its text beside its `f64` (`TEXT_NUMBER` in `buffer.rs`).
+//! keeps its text beside its `f64` (`TEXT_NUMBER` in `buffer/mod.rs`).
 //!
 //! It is opt-in because it costs: serde_json's raw-value protocol and a
 //! second pass over each entry (PERFORMANCE.md, "exact_numbers"). Every
@@ -18,7 +18,8 @@ use core::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 
-use crate::buffer::Recorder;
+use crate::buffer::{parse_float, without_position, Buffer, Limit, Recorder};
+use crate::native::{self, OnJson};
 
 /// The newtype name by which serde_json's `raw_value` feature (turned on by
 /// this crate) hands over a value's text.
@@ -43,22 +44,40 @@ impl<'de> DeserializeSeed<'de> for ExactSeed<'_, 'de> {
         if cfg!(feature = "arbitrary_precision") {
             return deserializer.deserialize_any(recorder);
         }
-        match crate::native::record_json_text(deserializer, recorder) {
+        match native::with_json(deserializer, RecordText(recorder)) {
             Ok(out) => out,
-            Err((deserializer, recorder)) => deserializer.deserialize_any(recorder),
+            Err((deserializer, RecordText(recorder))) => deserializer.deserialize_any(recorder),
         }
     }
 }
 
-/// Records the value `json` holds from its text.
-pub(crate) fn record_text<'de, R>(
-    json: &mut serde_json::Deserializer<R>,
-    recorder: Recorder<'_, 'de>,
-) -> serde_json::Result<()>
+/// `Buffer::record_value` (and `record_value_within` when `limit` is set)
+/// for `exact_numbers`: from serde_json's text where the format is
+/// serde_json over borrowed input.
+pub(crate) fn record_value<'de, A>(
+    buf: &mut Buffer<'de>,
+    map: &mut A,
+    max_depth: u32,
+    limit: Option<Limit>,
+) -> Result<(), A::Error>
 where
-    R: serde_json::de::Read<'de>,
+    A: MapAccess<'de>,
 {
-    json.deserialize_newtype_struct(RAW_TOKEN, RawText(recorder))
+    buf.within(limit, |buf| {
+        map.next_value_seed(ExactSeed(buf.recorder(max_depth)))
+    })
+}
+
+/// Records the value serde_json holds from its text.
+struct RecordText<'b, 'de>(Recorder<'b, 'de>);
+
+impl<'de> OnJson<'de> for RecordText<'_, 'de> {
+    fn on<R: serde_json::de::Read<'de>>(
+        self,
+        json: &mut serde_json::Deserializer<R>,
+    ) -> serde_json::Result<()> {
+        json.deserialize_newtype_struct(RAW_TOKEN, RawText(self.0))
+    }
 }
 
 /// Receives serde_json's raw value: a one-entry map whose value is the text.
@@ -93,27 +112,11 @@ struct Text<'de> {
 
 /// An error of this module: its message only, as the position is the
 /// format's to add.
-struct Message(String);
+type Message = de::value::Error;
 
-impl fmt::Display for Message {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
+fn message(text: impl fmt::Display) -> Message {
+    <Message as de::Error>::custom(text)
 }
-
-impl de::Error for Message {
-    fn custom<T: fmt::Display>(msg: T) -> Self {
-        Message(msg.to_string())
-    }
-}
-
-impl fmt::Debug for Message {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Display::fmt(self, f)
-    }
-}
-
-impl std::error::Error for Message {}
 
 impl<'de> Text<'de> {
     fn peek(&self) -> Option<u8> {
@@ -243,7 +246,8 @@ impl<'de> Text<'de> {
         }
         self.pos = at + 1;
         let literal = self.text.get(start - 1..at + 1).ok_or_else(malformed)?;
-        let unescaped: String = serde_json::from_str(literal).map_err(without_position)?;
+        let unescaped: String =
+            serde_json::from_str(literal).map_err(|e| message(without_position(e)))?;
         recorder.visit_str(&unescaped)
     }
 
@@ -283,7 +287,7 @@ impl<'de> Text<'de> {
         }
         self.pos = at;
         let text = self.text.get(start..at).ok_or_else(malformed)?;
-        let value = parse_float::<f64>(text).map_err(Message)?;
+        let value = parse_float::<f64>(text).map_err(message)?;
         recorder.within(text.len())?;
         recorder.buffer().push_text_number(value, text);
         Ok(())
@@ -317,28 +321,7 @@ fn quote_or_escape(bytes: &[u8]) -> Option<usize> {
         .map(|i| at + i)
 }
 
-/// `text`, a JSON number, parsed by serde_json to `T` as it parses it in
-/// place (`float_roundtrip` and all); the error's message without its
-/// position.
-pub(crate) fn parse_float<T: serde::de::DeserializeOwned>(text: &str) -> Result<T, String> {
-    serde_json::from_str(text).map_err(|e| without_position(e).0)
-}
-
-/// serde_json's message without ` at line L column C`, which would point
-/// into the entry's text instead of the input.
-fn without_position(error: serde_json::Error) -> Message {
-    let message = error.to_string();
-    if error.line() == 0 {
-        return Message(message);
-    }
-    let suffix = format!(" at line {} column {}", error.line(), error.column());
-    match message.strip_suffix(&suffix) {
-        Some(message) => Message(message.to_owned()),
-        None => Message(message),
-    }
-}
-
 #[cold]
 fn malformed() -> Message {
-    Message("json_subtypes: serde_json handed over malformed raw JSON".to_owned())
+    message("json_subtypes: serde_json handed over malformed raw JSON")
 }

@@ -36,7 +36,7 @@ use serde::Serializer;
 
 use serde_json::de::{SliceRead, StrRead};
 
-use crate::buffer::{Recorder, ReplayMap};
+use crate::buffer::ReplayMap;
 use crate::object::{JsonWriter, Upcast};
 use crate::rest::{Payload, Rest};
 
@@ -152,7 +152,12 @@ where
     #[inline(always)]
     fn run(payload: Rest<'de, 's, A>) -> Self::Out {
         // Errors reach the engine unflattened here: no stand-ins needed.
-        C::deserialize(payload.uncaught()).map(|c| T::__json_subtypes_upcast(Box::new(c)))
+        // Matched rather than mapped: a closure and `Result::map` would be
+        // compiled once more for every reader.
+        match C::deserialize(payload.uncaught()) {
+            Ok(c) => Ok(T::__json_subtypes_upcast(Box::new(c))),
+            Err(e) => Err(e),
+        }
     }
 }
 
@@ -176,28 +181,34 @@ where
     }
 }
 
-/// Records the value `deserializer` holds through `exact::record_text`
-/// when it is serde_json's over a `&str` or a `&[u8]`; hands both back
-/// otherwise.
+/// What a caller does with serde_json's own deserializer, when that is the
+/// format (see `with_json`).
+pub(crate) trait OnJson<'de> {
+    fn on<R: serde_json::de::Read<'de>>(
+        self,
+        json: &mut serde_json::Deserializer<R>,
+    ) -> serde_json::Result<()>;
+}
+
+/// Runs `f` on `deserializer` as serde_json's own when it is serde_json's
+/// over a `&str` or a `&[u8]`; hands both back otherwise.
 #[inline]
-pub(crate) fn record_json_text<'b, 'de, D>(
-    deserializer: D,
-    recorder: Recorder<'b, 'de>,
-) -> Result<Result<(), D::Error>, (D, Recorder<'b, 'de>)>
+pub(crate) fn with_json<'de, D, F>(deserializer: D, f: F) -> Result<Result<(), D::Error>, (D, F)>
 where
     D: Deserializer<'de>,
+    F: OnJson<'de>,
 {
     type Json<'a, R> = &'a mut serde_json::Deserializer<R>;
     // SAFETY: the cast reference is used only within this call, while the
     // borrow `deserializer` held lives, and keeps nothing beyond `'de`.
     let deserializer = match unsafe { same_type::cast::<D, Json<'_, StrRead<'de>>>(deserializer) } {
-        Ok(json) => return Ok(json_result::<D>(crate::exact::record_text(json, recorder))),
+        Ok(json) => return Ok(json_result::<D>(f.on(json))),
         Err(deserializer) => deserializer,
     };
     // SAFETY: as above.
     match unsafe { same_type::cast::<D, Json<'_, SliceRead<'de>>>(deserializer) } {
-        Ok(json) => Ok(json_result::<D>(crate::exact::record_text(json, recorder))),
-        Err(deserializer) => Err((deserializer, recorder)),
+        Ok(json) => Ok(json_result::<D>(f.on(json))),
+        Err(deserializer) => Err((deserializer, f)),
     }
 }
 

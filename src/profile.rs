@@ -13,7 +13,7 @@ use serde::ser::{Serialize, Serializer};
 
 use crate::dispatch::deserialize_with;
 use crate::object::{Subtype, Upcast};
-use crate::registry::{Described, Registered, Registry, Subtype_, TagPosition};
+use crate::registry::{Described, Member, Registered, Registry, TagPosition};
 use crate::tag::OwnedLiteral;
 
 /// A tag value given to [`ProfileBuilder::subtype`]: a string, an integer
@@ -147,7 +147,7 @@ impl<T: ?Sized + 'static> fmt::Debug for Profile<T> {
 pub struct ProfileBuilder<T: ?Sized + 'static> {
     name: String,
     tag: Option<String>,
-    subtypes: Vec<Subtype_<T>>,
+    subtypes: Vec<Member<T>>,
     /// Types that came from the attribute registry: `subtype` re-tags them.
     inherited: Vec<TypeId>,
     /// What the impl attributes proved about the registry's types: kept
@@ -505,7 +505,7 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
             .iter()
             .find(|(id, _)| *id == TypeId::of::<C>())
             .map(|(_, m)| m.clone());
-        self.subtypes.push(Subtype_ {
+        self.subtypes.push(Member {
             tag,
             aliases: Vec::new(),
             fallback,
@@ -539,8 +539,8 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
                 "the profile has no subtypes; add `subtype`, `when_field` or `fallback`".to_owned(),
             );
         }
-        let tagged: Vec<&Subtype_<T>> = self.subtypes.iter().filter(|s| s.tag.is_some()).collect();
-        let presence: Vec<&Subtype_<T>> = self
+        let tagged: Vec<&Member<T>> = self.subtypes.iter().filter(|s| s.tag.is_some()).collect();
+        let presence: Vec<&Member<T>> = self
             .subtypes
             .iter()
             .filter(|s| !s.when_fields.is_empty())
@@ -611,7 +611,7 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
                 "require_tag_first(true) with tag_position(Last): the profile could not read what it writes; write the tag first or bound the buffer with `max_buffer` instead".to_owned(),
             );
         }
-        let fallbacks: Vec<&Subtype_<T>> = self.subtypes.iter().filter(|s| s.fallback).collect();
+        let fallbacks: Vec<&Member<T>> = self.subtypes.iter().filter(|s| s.fallback).collect();
         if fallbacks.len() > 1 {
             problems.push(format!(
                 "fallback::<{}>(): the profile already has the fallback {}",

@@ -15,7 +15,7 @@ use crate::marker::Conversions;
 use crate::native::{write_json, Readers};
 use crate::object::{JsonOut, Subtype};
 use crate::rest::Payload;
-use crate::tag::{FastTagVisitor, Found, Literal, Lookup, OwnedLiteral, TagSink};
+use crate::tag::{Found, Literal, Lookup, OwnedLiteral, TagSink, TagVisitor};
 use crate::tagged::PayloadSerializer;
 
 /// Reads a payload through the erased path (see `erased`) into a boxed
@@ -121,7 +121,7 @@ pub struct Registry<T: ?Sized + 'static> {
     /// Interned once: serializers want `&'static str` names and keys.
     name: &'static str,
     key: Option<&'static str>,
-    entries: Vec<Subtype_<T>>,
+    entries: Vec<Member<T>>,
     by_str: AHashMap<Arc<str>, Slot>,
     /// The same string tags when there are few: scanned, which beats
     /// hashing the tag for a handful of short strings.
@@ -172,7 +172,7 @@ pub enum TagPosition {
 }
 
 /// One subtype in a registry: its tag as written and how to read it.
-pub(crate) struct Subtype_<T: ?Sized + 'static> {
+pub(crate) struct Member<T: ?Sized + 'static> {
     pub(crate) tag: Option<OwnedLiteral>,
     pub(crate) aliases: Vec<OwnedLiteral>,
     pub(crate) fallback: bool,
@@ -188,9 +188,9 @@ pub(crate) struct Subtype_<T: ?Sized + 'static> {
     pub(crate) schema: Option<Described>,
 }
 
-impl<T: ?Sized> Clone for Subtype_<T> {
+impl<T: ?Sized> Clone for Member<T> {
     fn clone(&self) -> Self {
-        Subtype_ {
+        Member {
             tag: self.tag.clone(),
             aliases: self.aliases.clone(),
             fallback: self.fallback,
@@ -235,9 +235,9 @@ impl<T: ?Sized + 'static> Registry<T> {
             ),
         >,
     ) -> Self {
-        let mut subtypes: Vec<Subtype_<T>> = entries
+        let mut subtypes: Vec<Member<T>> = entries
             .into_iter()
-            .map(|(e, native, markers, schema)| Subtype_ {
+            .map(|(e, native, markers, schema)| Member {
                 tag: e.tag.map(OwnedLiteral::from_literal),
                 aliases: e
                     .aliases
@@ -273,7 +273,7 @@ impl<T: ?Sized + 'static> Registry<T> {
     pub(crate) fn build(
         name: &str,
         key: Option<Arc<str>>,
-        entries: Vec<Subtype_<T>>,
+        entries: Vec<Member<T>>,
         position: TagPosition,
     ) -> Self {
         let mut out = Registry {
@@ -293,7 +293,7 @@ impl<T: ?Sized + 'static> Registry<T> {
             problems: Vec::new(),
             fatal: None,
             position,
-            max_depth: crate::buffer::DEFAULT_MAX_DEPTH,
+            max_depth: crate::state::DEFAULT_MAX_DEPTH,
             max_buffer: None,
             require_tag_first: false,
             exact_numbers: false,
@@ -345,7 +345,7 @@ impl<T: ?Sized + 'static> Registry<T> {
         out
     }
 
-    fn add_tag(&mut self, tag: &OwnedLiteral, index: u32, entry: &Subtype_<T>) {
+    fn add_tag(&mut self, tag: &OwnedLiteral, index: u32, entry: &Member<T>) {
         let slot = match tag {
             OwnedLiteral::Str(s) => self.by_str.entry(s.clone()).or_insert(Slot::One(index)),
             OwnedLiteral::U64(v) => self.by_u64.entry(*v).or_insert(Slot::One(index)),
@@ -417,12 +417,12 @@ impl<T: ?Sized + 'static> Registry<T> {
 
     /// The subtype registered for `type_id` (the first, for a type with
     /// several tags).
-    pub(crate) fn subtype_by_type(&self, type_id: TypeId) -> Option<&Subtype_<T>> {
+    pub(crate) fn subtype_by_type(&self, type_id: TypeId) -> Option<&Member<T>> {
         let index = *self.by_type.get(&type_id)?;
         self.entries.get(index as usize)
     }
 
-    pub(crate) fn subtypes(&self) -> &[Subtype_<T>] {
+    pub(crate) fn subtypes(&self) -> &[Member<T>] {
         &self.entries
     }
 
@@ -604,11 +604,15 @@ impl<'de, T: ?Sized + 'static> Subtypes<'de> for &Registry<T> {
         self.fallback
     }
 
+    /// Every registry's tags are read by the one shared reader, the table
+    /// looked up through `dyn` (issue 15: a reader per registry compiled a
+    /// format's `deserialize_any` once per trait).
     fn read_tag<D>(&self, tag: D, sink: Option<TagSink<'_, 'de>>) -> Result<Option<u32>, D::Error>
     where
         D: Deserializer<'de>,
     {
-        tag.deserialize_any(FastTagVisitor { table: *self, sink })
+        let table: &(dyn Lookup + 'static) = *self;
+        tag.deserialize_any(TagVisitor { table, sink })
     }
 
     fn presence(&self, field: &str) -> u128 {

@@ -228,6 +228,18 @@ impl<'de, A: MapAccess<'de>> Rest<'de, '_, A> {
     }
 }
 
+/// The tag key told to an `Unknown` that asks, beside the map rather than
+/// as an entry of it: an entry would compile every payload's reader once
+/// more, for a wrapping map and a string deserializer. Not generic, so not
+/// compiled again for every payload.
+#[inline]
+fn tell_hint(hint: Option<&str>) -> Option<crate::unknown::Told> {
+    match hint {
+        Some(key) if take_wants_hint() => Some(tell_tag_key(key)),
+        _ => None,
+    }
+}
+
 /// Deserializes the rest of the object as the payload of a subtype: every
 /// request is answered with the map, as serde's internally tagged enums do.
 impl<'de, A: MapAccess<'de>> Deserializer<'de> for Rest<'de, '_, A> {
@@ -236,13 +248,7 @@ impl<'de, A: MapAccess<'de>> Deserializer<'de> for Rest<'de, '_, A> {
     #[inline]
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, A::Error> {
         let catch = self.catch;
-        // Told to an `Unknown` that asks, beside the map rather than as an
-        // entry of it: an entry would compile every payload's reader once
-        // more, for a wrapping map and a string deserializer.
-        let _told = match self.hint {
-            Some(key) if take_wants_hint() => Some(tell_tag_key(key)),
-            _ => None,
-        };
+        let _told = tell_hint(self.hint);
         caught(catch, visitor.visit_map(self))
     }
 
@@ -826,18 +832,15 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for NotTagDeserializer<'_, D> 
     }
 }
 
-impl<V> NotTagVisitor<'_, V> {
-    #[inline]
-    fn check<E: de::Error>(&self, key: &[u8]) -> Result<(), E> {
-        if key == self.tag.as_bytes() {
-            Err(duplicate_field(self.tag))
-        } else {
-            Ok(())
-        }
-    }
+/// A test, not a `Result`, and not generic: a `?` on a `Result` compiled a
+/// conversion for every key visitor and error type.
+#[inline]
+fn is_tag(key: &[u8], tag: &str) -> bool {
+    key == tag.as_bytes()
 }
 
-macro_rules! forward_visits {
+/// Scalar visits a key that is not the tag passes on to the wrapped visitor.
+macro_rules! scalars_to_inner {
     ($($method:ident($ty:ty))*) => {
         $(
             #[inline]
@@ -857,41 +860,53 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for NotTagVisitor<'_, V> {
 
     #[inline]
     fn visit_str<E: de::Error>(self, v: &str) -> Result<V::Value, E> {
-        self.check(v.as_bytes())?;
+        if is_tag(v.as_bytes(), self.tag) {
+            return Err(duplicate_field(self.tag));
+        }
         self.inner.visit_str(v)
     }
 
     #[inline]
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<V::Value, E> {
-        self.check(v.as_bytes())?;
+        if is_tag(v.as_bytes(), self.tag) {
+            return Err(duplicate_field(self.tag));
+        }
         self.inner.visit_borrowed_str(v)
     }
 
     #[inline]
     fn visit_string<E: de::Error>(self, v: String) -> Result<V::Value, E> {
-        self.check(v.as_bytes())?;
+        if is_tag(v.as_bytes(), self.tag) {
+            return Err(duplicate_field(self.tag));
+        }
         self.inner.visit_string(v)
     }
 
     #[inline]
     fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<V::Value, E> {
-        self.check(v)?;
+        if is_tag(v, self.tag) {
+            return Err(duplicate_field(self.tag));
+        }
         self.inner.visit_bytes(v)
     }
 
     #[inline]
     fn visit_borrowed_bytes<E: de::Error>(self, v: &'de [u8]) -> Result<V::Value, E> {
-        self.check(v)?;
+        if is_tag(v, self.tag) {
+            return Err(duplicate_field(self.tag));
+        }
         self.inner.visit_borrowed_bytes(v)
     }
 
     #[inline]
     fn visit_byte_buf<E: de::Error>(self, v: Vec<u8>) -> Result<V::Value, E> {
-        self.check(&v)?;
+        if is_tag(&v, self.tag) {
+            return Err(duplicate_field(self.tag));
+        }
         self.inner.visit_byte_buf(v)
     }
 
-    forward_visits! {
+    scalars_to_inner! {
         visit_bool(bool) visit_i8(i8) visit_i16(i16) visit_i32(i32) visit_i64(i64)
         visit_i128(i128) visit_u8(u8) visit_u16(u16) visit_u32(u32) visit_u64(u64)
         visit_u128(u128) visit_f32(f32) visit_f64(f64) visit_char(char)
@@ -967,7 +982,7 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for ParseIgnoredDeserializer<D
 
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
         self.0.deserialize_any(ParseAll {
-            depth: crate::buffer::remaining(),
+            depth: crate::state::remaining(),
         })?;
         visitor.visit_unit()
     }

@@ -28,7 +28,7 @@ pub use serde_json::Value;
 /// Implemented by every `#[json_subtypes]` enum: its variants as parts, so
 /// that a parent can splice a `nested` child's variants into its own
 /// `oneOf`.
-pub trait Subtypes {
+pub trait VariantParts {
     /// The tag key; `None` in presence mode.
     const KEY: Option<&'static str>;
     /// Presence mode picks the first declared match.
@@ -46,7 +46,7 @@ pub struct Part {
     pub tags: Vec<Value>,
     /// Presence mode: any of these fields picks the variant.
     pub when_fields: Cow<'static, [&'static str]>,
-    pub payload: Payload,
+    pub payload: PartPayload,
     /// The variant's doc comment.
     pub description: Option<&'static str>,
 }
@@ -58,7 +58,7 @@ pub enum PartKind {
     Nested(Option<Vec<Part>>),
 }
 
-pub enum Payload {
+pub enum PartPayload {
     Unit,
     /// The payload's schema; `None` when its type has no `JsonSchema`.
     Newtype(Option<Schema>),
@@ -106,24 +106,24 @@ impl<T: ?Sized> NestedProbe<T> {
     pub const NEW: Self = NestedProbe(PhantomData);
 }
 
-pub trait ViaSubtypes {
+pub trait ViaVariantParts {
     fn parts(&self, generator: &mut SchemaGenerator, depth: u32) -> Option<Vec<Part>>;
 }
 
-impl<T: Subtypes + ?Sized> ViaSubtypes for NestedProbe<T> {
+impl<T: VariantParts + ?Sized> ViaVariantParts for NestedProbe<T> {
     fn parts(&self, generator: &mut SchemaGenerator, depth: u32) -> Option<Vec<Part>> {
         Some(T::parts(generator, depth))
     }
 }
 
-pub trait ViaNoSubtypes {
+pub trait ViaNoVariantParts {
     fn parts(&self, generator: &mut SchemaGenerator, depth: u32) -> Option<Vec<Part>> {
         let _ = (generator, depth);
         None
     }
 }
 
-impl<T: ?Sized> ViaNoSubtypes for &NestedProbe<T> {}
+impl<T: ?Sized> ViaNoVariantParts for &NestedProbe<T> {}
 
 /// A `tag_type` constant as JSON, for `const`; `None` if it does not
 /// serialize (the tag is then only required).
@@ -194,7 +194,7 @@ impl Object {
 }
 
 /// The schema of enum `S`: `oneOf` its variants.
-pub fn build<S: Subtypes + ?Sized>(generator: &mut SchemaGenerator) -> Schema {
+pub fn build<S: VariantParts + ?Sized>(generator: &mut SchemaGenerator) -> Schema {
     let parts = S::parts(generator, 0);
     assemble(S::KEY, S::FIRST_MATCH, parts)
 }
@@ -216,7 +216,7 @@ pub(crate) fn registry_schema<T: ?Sized + 'static>(
             },
             tags: s.tag.iter().chain(&s.aliases).map(literal).collect(),
             when_fields: Cow::Owned(s.when_fields.iter().map(|f| intern(f)).collect()),
-            payload: Payload::Newtype(s.schema.map(|d| (d.schema)(generator))),
+            payload: PartPayload::Newtype(s.schema.map(|d| (d.schema)(generator))),
             description: None,
         })
         .collect();
@@ -294,9 +294,9 @@ fn tagged(key: &str, subtypes: Vec<Part>, fallback: Option<Part>) -> Map<String,
             "required": [key],
         });
         let branch = match part.payload {
-            Payload::Unit | Payload::Newtype(None) => tag,
-            Payload::Object(object) => merge(object, tag),
-            Payload::Newtype(Some(payload)) => {
+            PartPayload::Unit | PartPayload::Newtype(None) => tag,
+            PartPayload::Object(object) => merge(object, tag),
+            PartPayload::Newtype(Some(payload)) => {
                 // OpenAPI maps a tag to the payload's named schema; a
                 // struct or unit variant has none, so it is left out.
                 if let Some(reference) = payload.get("$ref").and_then(Value::as_str) {
@@ -369,9 +369,11 @@ fn presence(first_match: bool, subtypes: Vec<Part>, fallback: Option<Part>) -> M
         earlier.extend(part.when_fields.iter().copied());
         let constraint = Value::Object(constraint);
         let branch = match part.payload {
-            Payload::Unit | Payload::Newtype(None) => constraint,
-            Payload::Newtype(Some(payload)) => json!({ "allOf": [constraint, payload.to_value()] }),
-            Payload::Object(object) => merge(object, constraint),
+            PartPayload::Unit | PartPayload::Newtype(None) => constraint,
+            PartPayload::Newtype(Some(payload)) => {
+                json!({ "allOf": [constraint, payload.to_value()] })
+            }
+            PartPayload::Object(object) => merge(object, constraint),
         };
         one_of.push(with_description(branch, part.description));
     }
@@ -437,10 +439,10 @@ fn any_present(fields: &[&str]) -> Value {
 
 /// A fallback gets the whole object; its payload's own schema applies too,
 /// unless it says nothing more than "an object" (as [`Unknown`]'s does).
-fn fallback_branch(rest: Value, payload: Payload) -> Value {
+fn fallback_branch(rest: Value, payload: PartPayload) -> Value {
     let payload = match payload {
-        Payload::Newtype(Some(s)) | Payload::Object(s) => s.to_value(),
-        Payload::Unit | Payload::Newtype(None) => return rest,
+        PartPayload::Newtype(Some(s)) | PartPayload::Object(s) => s.to_value(),
+        PartPayload::Unit | PartPayload::Newtype(None) => return rest,
     };
     let says_nothing = payload == Value::Bool(true)
         || payload == json!({})

@@ -344,7 +344,7 @@ impl<'de> TagVisitor<'_, 'de> {
                         (Some(value), Some(slot)) => *slot = Some(value),
                         _ => {
                             sink.buf.push_str(sink.key);
-                            record(sink.buf.recorder(crate::buffer::remaining()))?;
+                            record(sink.buf.recorder(crate::state::remaining()))?;
                         }
                     }
                 }
@@ -353,7 +353,7 @@ impl<'de> TagVisitor<'_, 'de> {
             Some(index) => {
                 if let Some(sink) = self.sink.filter(|s| s.visible) {
                     sink.buf.push_str(sink.key);
-                    record(sink.buf.recorder(crate::buffer::remaining()))?;
+                    record(sink.buf.recorder(crate::state::remaining()))?;
                 }
                 Ok(Some(index))
             }
@@ -369,7 +369,7 @@ impl<'de> TagVisitor<'_, 'de> {
         match self.sink {
             Some(sink) if sink.fallback => {
                 sink.buf.push_str(sink.key);
-                record(sink.buf.recorder(crate::buffer::remaining()))?;
+                record(sink.buf.recorder(crate::state::remaining()))?;
                 Ok(None)
             }
             _ => Err(error()),
@@ -625,6 +625,95 @@ impl<'de, L: Lookup + 'static> Visitor<'de> for FastTagVisitor<'_, 'de, L> {
     }
 }
 
+/// The tag reader when nothing is to be recorded (`sink` is `None`): one
+/// for every table, so a format's `deserialize_any` is compiled once for
+/// it instead of once per enum (issue 15). The table's own lookup, a
+/// generated `match`, is reached through a function pointer. An unknown
+/// tag is reported from inside the visitor, so the format gives the
+/// error the position of the tag.
+pub(crate) struct TokenVisitor<'a> {
+    pub(crate) table: &'a (dyn Lookup + 'static),
+    pub(crate) lookup: fn(Found<'_>) -> Option<u32>,
+}
+
+impl TokenVisitor<'_> {
+    #[inline]
+    fn shared<'de>(&self) -> TagVisitor<'_, 'de> {
+        TagVisitor {
+            table: self.table,
+            sink: None,
+        }
+    }
+}
+
+macro_rules! token_visits {
+    ($($visit:ident($($arg:ident: $ty:ty),*))*) => {
+        $(
+            fn $visit<E: de::Error>(self, $($arg: $ty),*) -> Result<Option<u32>, E> {
+                self.shared().$visit($($arg),*)
+            }
+        )*
+    };
+}
+
+impl<'de> Visitor<'de> for TokenVisitor<'_> {
+    type Value = Option<u32>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.shared().expecting(f)
+    }
+
+    #[inline]
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Option<u32>, E> {
+        match (self.lookup)(Found::Str(v)) {
+            Some(index) => Ok(Some(index)),
+            None => self.shared().visit_borrowed_str(v),
+        }
+    }
+
+    #[inline]
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Option<u32>, E> {
+        match (self.lookup)(Found::Str(v)) {
+            Some(index) => Ok(Some(index)),
+            None => self.shared().visit_str(v),
+        }
+    }
+
+    #[inline]
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Option<u32>, E> {
+        match (self.lookup)(Found::U64(v)) {
+            Some(index) => Ok(Some(index)),
+            None => self.shared().visit_u64(v),
+        }
+    }
+
+    token_visits! {
+        visit_bool(v: bool) visit_i64(v: i64) visit_i128(v: i128)
+        visit_u128(v: u128) visit_f64(v: f64) visit_char(v: char) visit_bytes(v: &[u8])
+        visit_unit() visit_none()
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<u32>, D::Error> {
+        self.shared().visit_some(d)
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Option<u32>, D::Error> {
+        self.shared().visit_newtype_struct(d)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Option<u32>, A::Error> {
+        self.shared().visit_seq(seq)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Option<u32>, A::Error> {
+        self.shared().visit_map(map)
+    }
+
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Option<u32>, A::Error> {
+        self.shared().visit_enum(data)
+    }
+}
+
 /// The shared reader for `table`.
 #[inline]
 fn shared<'a, 'de, R>(
@@ -817,7 +906,7 @@ where
         Some(sink) => {
             sink.buf.push_str(sink.key);
             let start = sink.buf.len();
-            sink.buf.record(deserializer, crate::buffer::remaining())?;
+            sink.buf.record(deserializer, crate::state::remaining())?;
             let mut reader = sink.buf.reader_at(start);
             let value = reader.next_value::<de::value::Error>(sink.buf.human_readable());
             Ok(K::deserialize(value).ok().and_then(|k| lookup(&k)))

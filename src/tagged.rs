@@ -51,6 +51,11 @@ impl<S, T> TaggedSerializer<S, T> {
             marker: PhantomData,
         }
     }
+
+    #[inline]
+    pub(crate) fn into_inner(self) -> S {
+        self.inner
+    }
 }
 
 fn not_a_variant<E: ser::Error>() -> E {
@@ -85,15 +90,7 @@ impl<S: Serializer, T: Tagging> Serializer for TaggedSerializer<S, T> {
         index: u32,
         _variant: &'static str,
     ) -> Result<S::Ok, S::Error> {
-        match T::tag(index) {
-            Some(tag) => {
-                let mut state = self.inner.serialize_struct(name, 1)?;
-                state.serialize_field(T::KEY, &tag)?;
-                state.end()
-            }
-            // A unit fallback kept nothing of what it read.
-            None => self.inner.serialize_map(Some(0))?.end(),
-        }
+        write_unit(self.inner, name, T::KEY, T::tag(index))
     }
 
     #[inline]
@@ -129,32 +126,9 @@ impl<S: Serializer, T: Tagging> Serializer for TaggedSerializer<S, T> {
         variant: &'static str,
         len: usize,
     ) -> Result<Fields<S::SerializeStruct, T::Tag>, S::Error> {
-        let (state, key, trailing) = match T::tag(index) {
-            // The variant's own field is the tag.
-            Some(tag) if T::visible(index) => (
-                self.inner.serialize_struct(name, len)?,
-                Some(T::KEY),
-                Some(tag),
-            ),
-            Some(tag) => {
-                let mut state = self.inner.serialize_struct(name, len + 1)?;
-                state.serialize_field(T::KEY, &tag)?;
-                (state, Some(T::KEY), None)
-            }
-            None => (self.inner.serialize_struct(name, len)?, None, None),
-        };
-        Ok(Fields {
-            state,
-            key,
-            visible: trailing.is_some(),
-            trailing,
-            value_is_tag: false,
-            subject: Subject {
-                owner: name,
-                member: variant,
-                of_trait: false,
-            },
-        })
+        let tag = T::tag(index);
+        let visible = T::visible(index);
+        struct_variant(self.inner, name, variant, len, T::KEY, tag, visible)
     }
 
     fn serialize_tuple_variant(
@@ -233,6 +207,60 @@ pub struct Fields<M, G> {
     /// A map payload: the key just written was the visible tag's.
     value_is_tag: bool,
     subject: Subject,
+}
+
+/// A unit variant: its tag alone. Generic over the tag's type, not the
+/// enum's table, so that enums share it (issue 15).
+pub(crate) fn write_unit<S: Serializer, G: Serialize>(
+    inner: S,
+    name: &'static str,
+    key: &'static str,
+    tag: Option<G>,
+) -> Result<S::Ok, S::Error> {
+    match tag {
+        Some(tag) => {
+            let mut state = inner.serialize_struct(name, 1)?;
+            state.serialize_field(key, &tag)?;
+            state.end()
+        }
+        // A unit fallback kept nothing of what it read.
+        None => inner.serialize_map(Some(0))?.end(),
+    }
+}
+
+/// A struct variant's start: the tag, then its fields. Generic over the
+/// tag's type, not the enum's table, as `write_unit`.
+pub(crate) fn struct_variant<S: Serializer, G: Serialize>(
+    inner: S,
+    name: &'static str,
+    variant: &'static str,
+    len: usize,
+    key: &'static str,
+    tag: Option<G>,
+    visible: bool,
+) -> Result<Fields<S::SerializeStruct, G>, S::Error> {
+    let (state, key, trailing) = match tag {
+        // The variant's own field is the tag.
+        Some(tag) if visible => (inner.serialize_struct(name, len)?, Some(key), Some(tag)),
+        Some(tag) => {
+            let mut state = inner.serialize_struct(name, len + 1)?;
+            state.serialize_field(key, &tag)?;
+            (state, Some(key), None)
+        }
+        None => (inner.serialize_struct(name, len)?, None, None),
+    };
+    Ok(Fields {
+        state,
+        key,
+        visible: trailing.is_some(),
+        trailing,
+        value_is_tag: false,
+        subject: Subject {
+            owner: name,
+            member: variant,
+            of_trait: false,
+        },
+    })
 }
 
 /// What is being written, for messages: a variant of an enum, or a type as

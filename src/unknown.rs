@@ -195,11 +195,11 @@ impl<'de> Visitor<'de> for UnknownVisitor {
         let at = buf.begin_map();
         let mut count = 0u64;
         loop {
-            let seed = RecordSeed(buf.recorder(crate::buffer::remaining()));
+            let seed = RecordSeed(buf.recorder(crate::state::remaining()));
             if map.next_key_seed(seed)?.is_none() {
                 break;
             }
-            map.next_value_seed(RecordSeed(buf.recorder(crate::buffer::remaining())))?;
+            map.next_value_seed(RecordSeed(buf.recorder(crate::state::remaining())))?;
             count += 1;
         }
         buf.end_map(at, count)?;

@@ -522,3 +522,305 @@ fn every_data_model_shape_round_trips_through_cbor() {
     let back: Box<dyn Record> = ciborium::from_reader(bytes.as_slice()).unwrap();
     assert_eq!(back.as_any().downcast_ref::<Everything>(), Some(&value));
 }
+
+// ---------------------------------------------------------------------------
+// A registered type's reader sees the very visits the format makes: the
+// type-erased boundary hands each one over as it came (the same method,
+// borrowed or not, the same value).
+
+/// What its reader was visited with, in order, as text.
+#[derive(Debug, Serialize)]
+struct Visits(Vec<String>);
+
+#[json_subtypes(name = "visits")]
+impl Record for Visits {
+    fn as_any(&self) -> &dyn std::any::Any {
+        self
+    }
+}
+
+impl<'de> Deserialize<'de> for Visits {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let mut log = Vec::new();
+        serde::de::DeserializeSeed::deserialize(Recorder(&mut log), d)?;
+        Ok(Visits(log))
+    }
+}
+
+/// Reads any value and writes down every visit, nested ones included.
+struct Recorder<'a>(&'a mut Vec<String>);
+
+impl<'de> serde::de::DeserializeSeed<'de> for Recorder<'_> {
+    type Value = ();
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+macro_rules! record_scalars {
+    ($($visit:ident $ty:ty,)*) => {
+        $(
+            fn $visit<E: serde::de::Error>(self, v: $ty) -> Result<(), E> {
+                self.0.push(format!("{} {v:?}", stringify!($visit)));
+                Ok(())
+            }
+        )*
+    };
+}
+
+impl<'de> serde::de::Visitor<'de> for Recorder<'_> {
+    type Value = ();
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("anything")
+    }
+
+    record_scalars! {
+        visit_bool bool,
+        visit_i8 i8,
+        visit_i16 i16,
+        visit_i32 i32,
+        visit_i64 i64,
+        visit_i128 i128,
+        visit_u8 u8,
+        visit_u16 u16,
+        visit_u32 u32,
+        visit_u64 u64,
+        visit_u128 u128,
+        visit_f32 f32,
+        visit_f64 f64,
+        visit_char char,
+        visit_str &str,
+        visit_borrowed_str &'de str,
+        visit_string String,
+        visit_bytes &[u8],
+        visit_borrowed_bytes &'de [u8],
+        visit_byte_buf Vec<u8>,
+    }
+
+    fn visit_none<E: serde::de::Error>(self) -> Result<(), E> {
+        self.0.push("visit_none".to_owned());
+        Ok(())
+    }
+
+    fn visit_unit<E: serde::de::Error>(self) -> Result<(), E> {
+        self.0.push("visit_unit".to_owned());
+        Ok(())
+    }
+
+    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        self.0.push("visit_some".to_owned());
+        d.deserialize_any(self)
+    }
+
+    fn visit_newtype_struct<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+        self.0.push("visit_newtype_struct".to_owned());
+        d.deserialize_any(self)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        self.0.push("visit_seq".to_owned());
+        while seq.next_element_seed(Recorder(&mut *self.0))?.is_some() {}
+        self.0.push("end".to_owned());
+        Ok(())
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+        self.0.push("visit_map".to_owned());
+        while map.next_key_seed(Recorder(&mut *self.0))?.is_some() {
+            map.next_value_seed(Recorder(&mut *self.0))?;
+        }
+        self.0.push("end".to_owned());
+        Ok(())
+    }
+
+    fn visit_enum<A: serde::de::EnumAccess<'de>>(self, data: A) -> Result<(), A::Error> {
+        use serde::de::VariantAccess;
+        self.0.push("visit_enum".to_owned());
+        let ((), variant) = data.variant_seed(Recorder(&mut *self.0))?;
+        variant.newtype_variant_seed(Recorder(&mut *self.0))
+    }
+}
+
+#[derive(Serialize)]
+struct Newtype(u8);
+
+#[derive(Serialize)]
+enum Variant {
+    Unit,
+    Newtype(u8),
+}
+
+struct Bytes(&'static [u8]);
+
+impl Serialize for Bytes {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(self.0)
+    }
+}
+
+/// A map with one value of each kind, the tag entry first or not at all;
+/// `skip` leaves out what a format cannot write.
+struct Sample {
+    tag: bool,
+    skip: &'static [&'static str],
+}
+
+impl Serialize for Sample {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(None)?;
+        if self.tag {
+            map.serialize_entry("kind", "visits")?;
+        }
+        macro_rules! entries {
+            ($($key:literal => $value:expr,)*) => {
+                $(
+                    if !self.skip.contains(&$key) {
+                        map.serialize_entry($key, &$value)?;
+                    }
+                )*
+            };
+        }
+        // The keys are `SAMPLE_KEYS`, in order.
+        entries! {
+            "bool" => true,
+            "i8" => -8i8,
+            "i16" => -1600i16,
+            "i64" => i64::MIN,
+            "u8" => 8u8,
+            "u32" => 320_000u32,
+            "u64" => u64::MAX,
+            "i128" => i128::MIN,
+            "u128" => u128::MAX,
+            "f32" => 1.5f32,
+            "f64" => 0.1f64,
+            "char" => 'λ',
+            "str" => "tab\tand \"quotes\"",
+            "bytes" => Bytes(&[0, 255]),
+            "none" => None::<u8>,
+            "some" => Some(1u8),
+            "unit" => (),
+            "newtype" => Newtype(2),
+            "seq" => [1u8, 2],
+            "map" => std::collections::BTreeMap::from([("k", false)]),
+            "unit_variant" => Variant::Unit,
+            "newtype_variant" => Variant::Newtype(3),
+        }
+        map.end()
+    }
+}
+
+const SAMPLE_KEYS: [&str; 22] = [
+    "bool",
+    "i8",
+    "i16",
+    "i64",
+    "u8",
+    "u32",
+    "u64",
+    "i128",
+    "u128",
+    "f32",
+    "f64",
+    "char",
+    "str",
+    "bytes",
+    "none",
+    "some",
+    "unit",
+    "newtype",
+    "seq",
+    "map",
+    "unit_variant",
+    "newtype_variant",
+];
+
+#[derive(Debug, Clone, Copy)]
+enum Via {
+    JsonReader,
+    JsonProfile,
+    Cbor,
+    MessagePack,
+    Yaml,
+}
+
+impl Via {
+    fn skip(self) -> &'static [&'static str] {
+        match self {
+            // serde_json reads a number beyond 64 bits as a float, so the
+            // buffered and the plain read would agree only by chance.
+            Via::JsonReader | Via::JsonProfile => &["i128", "u128"],
+            Via::MessagePack => &["i128", "u128"],
+            Via::Yaml => &["bytes"],
+            Via::Cbor => &[],
+        }
+    }
+
+    fn write(self, tag: bool) -> Vec<u8> {
+        let sample = Sample {
+            tag,
+            skip: self.skip(),
+        };
+        match self {
+            Via::JsonReader | Via::JsonProfile => serde_json::to_vec(&sample).unwrap(),
+            Via::Cbor => {
+                let mut out = Vec::new();
+                ciborium::into_writer(&sample, &mut out).unwrap();
+                out
+            }
+            Via::MessagePack => rmp_serde::to_vec(&sample).unwrap(),
+            Via::Yaml => serde_norway::to_string(&sample).unwrap().into_bytes(),
+        }
+    }
+
+    fn read<T: serde::de::DeserializeOwned>(self, bytes: &[u8]) -> T {
+        match self {
+            Via::JsonReader => serde_json::from_reader(bytes).unwrap(),
+            Via::JsonProfile => serde_json::from_slice(bytes).unwrap(),
+            Via::Cbor => ciborium::from_reader(bytes).unwrap(),
+            Via::MessagePack => rmp_serde::from_slice(bytes).unwrap(),
+            Via::Yaml => serde_norway::from_slice(bytes).unwrap(),
+        }
+    }
+}
+
+#[rstest]
+#[case::json_reader(Via::JsonReader)]
+#[case::json_profile(Via::JsonProfile)]
+#[case::cbor(Via::Cbor)]
+#[case::message_pack(Via::MessagePack)]
+#[case::yaml(Via::Yaml)]
+fn a_registered_reader_sees_the_formats_own_visits(#[case] via: Via) {
+    let plain: Visits = via.read(&via.write(false));
+    let tagged = via.write(true);
+    let boxed: Box<dyn Record> = match via {
+        Via::JsonProfile => json_subtypes::Profile::<dyn Record>::builder()
+            .tag("kind")
+            .subtype::<Visits>("visits")
+            .build()
+            .unwrap()
+            .from_slice(&tagged)
+            .unwrap(),
+        _ => via.read(&tagged),
+    };
+    let seen = boxed.as_any().downcast_ref::<Visits>().unwrap();
+    assert_eq!(seen.0, plain.0);
+    // Every entry was visited, its key and its value.
+    let keys: Vec<&str> = plain
+        .0
+        .iter()
+        .filter_map(|v| {
+            v.strip_prefix("visit_borrowed_str ")
+                .or(v.strip_prefix("visit_str "))
+        })
+        .filter_map(|k| SAMPLE_KEYS.iter().find(|s| format!("{s:?}") == k))
+        .copied()
+        .collect();
+    let written: Vec<&str> = SAMPLE_KEYS
+        .into_iter()
+        .filter(|k| !via.skip().contains(k))
+        .collect();
+    assert_eq!(keys, written);
+}

@@ -199,6 +199,11 @@ pub struct Extra {
     pub single_unknown_first: String,
     pub single_unknown_last: String,
     pub vec_unknown_first: String,
+    /// The plain click and the tagged ones as CBOR, keys in the JSON's
+    /// order: a format with no compiled code, so the erased path.
+    pub cbor_plain: Vec<u8>,
+    pub cbor_first: Vec<u8>,
+    pub cbor_last: Vec<u8>,
 }
 
 impl Extra {
@@ -214,6 +219,9 @@ impl Extra {
             tt_events: events.iter().map(tt_boxed).collect(),
             presence_events: events.iter().cloned().map(PresenceEvent::from).collect(),
             nested_events: events.iter().cloned().map(NestedEvent::from).collect(),
+            cbor_plain: cbor(single_plain),
+            cbor_first: cbor(&tag_first(single_plain, "\"click\"")),
+            cbor_last: cbor(&tag_last(single_plain, "\"click\"")),
             single_unknown_first: tag_first(single_plain, "\"legacy_click\""),
             single_unknown_last: tag_last(single_plain, "\"legacy_click\""),
             vec_unknown_first: json_array(
@@ -249,6 +257,20 @@ pub fn de_profile(profile: &Profile<dyn EventTrait>, json: &str) -> Box<dyn Even
 #[inline(never)]
 pub fn de_io<T: serde::de::DeserializeOwned>(json: &str) -> T {
     serde_json::from_reader(json.as_bytes()).unwrap()
+}
+
+/// `json` as CBOR, its keys in order (`ciborium::Value` keeps them).
+fn cbor(json: &str) -> Vec<u8> {
+    let value: ciborium::Value = serde_json::from_str(json).unwrap();
+    let mut out = Vec::new();
+    ciborium::into_writer(&value, &mut out).unwrap();
+    out
+}
+
+/// From CBOR: every registered type's reader takes the erased path there.
+#[inline(never)]
+pub fn de_cbor<T: serde::de::DeserializeOwned>(cbor: &[u8]) -> T {
+    ciborium::from_reader(cbor).unwrap()
 }
 
 /// The plain struct, then boxed as the trait object: the limit plus the Box.

@@ -440,6 +440,12 @@ impl Inputs {
             let scoped = de_vec_profile_scope(p, json);
             assert_eq!(to_events(scoped), self.events, "profile scope");
         }
+        // From CBOR, through the erased path.
+        assert_eq!(&de_cbor::<Click>(&x.cbor_plain), &self.click, "cbor plain");
+        for cbor in [&x.cbor_first, &x.cbor_last] {
+            let dyn_event = de_cbor::<Box<dyn EventTrait>>(cbor).to_event();
+            assert_eq!(&dyn_event, ev, "cbor ours dyn");
+        }
         // All three write exactly what the enum writes.
         let text = |v: &dyn erased_text::Text| v.text();
         assert_eq!(text(&x.click_boxed), self.single_first);

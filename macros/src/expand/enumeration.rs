@@ -1,23 +1,30 @@
 //! Expansion for `#[json_subtypes(tag = "...")]` on an enum.
 //!
-//! The enum's serde code is derived by serde itself on a private twin with
-//! `#[serde(remote = "...")]`, so every serde field attribute (rename,
-//! default, with, flatten, borrow...) works unchanged. The twin is externally
-//! tagged; its variant calls are turned into an internally tagged object by
-//! the runtime's `TaggedSerializer` on write, and driven by variant index
-//! from the dispatch engine on read.
+//! Two ways to the variants' contents, with the same behaviour:
+//! - An enum without generics whose variants carry no serde attribute that
+//!   changes how they are read or written (fields at most renamed) gets no
+//!   serde derive: `build` and `serialize` are a `match` over its variants
+//!   calling the runtime's shared code (`shape.rs`). This is most enums, and
+//!   it is what keeps the expansion below serde's own (issue 15).
+//! - Any other enum's serde code is derived by serde itself on a private
+//!   twin with `#[serde(remote = "...")]`, so every serde field attribute
+//!   (default, with, flatten, borrow...) works unchanged. The twin is
+//!   externally tagged; its variant calls are turned into an internally
+//!   tagged object by the runtime's `TaggedSerializer` on write, and driven
+//!   by variant index from the dispatch engine on read.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
+use syn::ext::IdentExt;
 use syn::spanned::Spanned;
 use syn::{Attribute, ItemEnum};
 
 use super::bound::{self, Direction};
-use crate::ast::Container;
+use crate::ast::{Container, Style};
 use crate::attr::{ContainerAttrs, TagValue};
 use crate::check;
 use crate::ctx::Ctxt;
-use crate::serde_attr;
+use crate::serde_attr::{self, Which};
 
 pub fn expand(args: TokenStream, item: ItemEnum) -> TokenStream {
     let cx = Ctxt::new();
@@ -186,6 +193,21 @@ fn generate(cont: &Container) -> TokenStream {
             }
         )
     });
+    // Literal tags with nothing to record are read by the reader every
+    // table shares, then looked up in `__Table`.
+    let known_tag = if cont.attrs.tag_type.is_none() && !cont.is_presence() {
+        quote! {
+            #[inline]
+            fn read_known_tag<__D>(__tag: __D) -> ::core::result::Result<::core::option::Option<u32>, __D::Error>
+            where
+                __D: #private::serde::Deserializer<'__de>,
+            {
+                #private::read_known_literal_tag::<__Table, __D>(__tag)
+            }
+        }
+    } else {
+        quote!()
+    };
     let is_nested_call = if has_nested {
         quote!(__is_nested(index))
     } else {
@@ -249,17 +271,32 @@ fn generate(cont: &Container) -> TokenStream {
     let schema = super::schema::generate(cont);
     let tagged_one = super::tagged_one::generate(cont);
 
+    // Without serde attributes that change how a variant's content is read
+    // or written, no twin: variants are built and written by the runtime's
+    // shared code (`shape.rs`), which costs far less to compile.
+    let (twin_item, write_body, build_body) = if let Some(lean) = Lean::of(cont, &name) {
+        (lean.shapes, lean.write, lean.build)
+    } else {
+        (
+            quote! {
+                #[derive(#private::serde::Serialize, #private::serde::Deserialize)]
+                #[serde(crate = #serde_path, remote = #remote #twin_rename)]
+                #(#container_serde)*
+                #[allow(dead_code, non_camel_case_types, clippy::all)]
+                enum #twin #generics #where_clause {
+                    #(#twin_variants,)*
+                }
+            },
+            quote!(#twin::serialize(self, #private::TaggedSerializer::<__S, __Table>::new(__serializer))),
+            quote!(#twin::deserialize(#private::VariantDeserializer::new(__index, __payload))),
+        )
+    };
+
     quote! {
         #[doc(hidden)]
         #[allow(non_upper_case_globals, unused_attributes, unused_qualifications, clippy::all)]
         const _: () = {
-            #[derive(#private::serde::Serialize, #private::serde::Deserialize)]
-            #[serde(crate = #serde_path, remote = #remote #twin_rename)]
-            #(#container_serde)*
-            #[allow(dead_code, non_camel_case_types, clippy::all)]
-            enum #twin #generics #where_clause {
-                #(#twin_variants,)*
-            }
+            #twin_item
 
             #tables
 
@@ -269,7 +306,7 @@ fn generate(cont: &Container) -> TokenStream {
                 where
                     __S: #private::serde::Serializer,
                 {
-                    #twin::serialize(self, #private::TaggedSerializer::<__S, __Table>::new(__serializer))
+                    #write_body
                 }
             }
 
@@ -314,17 +351,19 @@ fn generate(cont: &Container) -> TokenStream {
                     __read_tag(__tag, __sink)
                 }
 
+                #known_tag
+
                 #[inline]
                 fn presence(__field: &str) -> u128 {
                     __presence(__field)
                 }
 
                 #[inline]
-                fn build<__V>(__variant: __V) -> ::core::result::Result<Self, __V::Error>
+                fn build<__P>(__index: u32, __payload: __P) -> ::core::result::Result<Self, <__P as #private::serde::Deserializer<'__de>>::Error>
                 where
-                    __V: #private::serde::Deserializer<'__de>,
+                    __P: #private::Payload<'__de>,
                 {
-                    #twin::deserialize(__variant)
+                    #build_body
                 }
 
                 #resolved
@@ -428,9 +467,7 @@ fn resolved_builds(cont: &Container) -> TokenStream {
                     <Self as #private::Dispatch<'__de>>::build_head(__index, __head, __payload)
                 }
                 ::core::option::Option::Some(__index) => {
-                    <Self as #private::Dispatch<'__de>>::build(
-                        #private::VariantDeserializer::new(__index, __payload),
-                    )
+                    <Self as #private::Dispatch<'__de>>::build(__index, __payload)
                 }
                 // Only a tag this enum claims reaches it; anything else is
                 // read the long way, which reports it.
@@ -819,4 +856,127 @@ fn visible_indexes(cont: &Container) -> Vec<u32> {
         .filter(|(_, v)| v.visible)
         .map(|(index, _)| index as u32)
         .collect()
+}
+
+/// The longest struct variant the runtime's `FieldTuple` takes (its tuple
+/// impls in `shape.rs`); a longer one keeps the twin.
+const MAX_FIELDS: usize = 16;
+
+/// The expansion without a twin: a `StructShape` per struct variant, and
+/// the bodies of `Serialize::serialize` and `Dispatch::build`.
+struct Lean {
+    shapes: TokenStream,
+    write: TokenStream,
+    build: TokenStream,
+}
+
+impl Lean {
+    /// `None` when some serde attribute, a generic parameter or a long
+    /// struct variant needs serde's derive.
+    fn of(cont: &Container, name: &str) -> Option<Lean> {
+        let plain_enum = cont.item.generics.params.is_empty()
+            && cont.serde.iter().all(|e| {
+                (e.is("rename") && e.which == Which::Both)
+                    || e.is("expecting")
+                    || e.is("deny_unknown_fields")
+            });
+        // A field may only be renamed, the same way both ways.
+        let plain_variant = |v: &crate::ast::Variant| {
+            v.serde.is_empty()
+                && match v.style {
+                    Style::Unit | Style::Newtype => v.field_serde.iter().all(Vec::is_empty),
+                    Style::Struct => {
+                        v.field_serde.len() <= MAX_FIELDS
+                            && v.field_serde.iter().flatten().all(|e| {
+                                e.is("rename") && e.which == Which::Both && e.value.is_some()
+                            })
+                    }
+                    Style::Tuple => false,
+                }
+        };
+        if !plain_enum || !cont.variants.iter().all(plain_variant) {
+            return None;
+        }
+        let private = private();
+        let deny = cont.serde.iter().any(|e| e.is("deny_unknown_fields"));
+        let mut shapes = Vec::new();
+        let mut writes = Vec::new();
+        let mut builds = Vec::new();
+        for (index, v) in cont.variants.iter().enumerate() {
+            let index = index as u32;
+            let ident = v.ident();
+            // serde's name of the variant, which the twin would hand over.
+            let written = ident.unraw().to_string();
+            match v.style {
+                Style::Unit => {
+                    writes.push(quote!(Self::#ident => __s.unit(#name, #index),));
+                    builds
+                        .push(quote!(#index => #private::unit(__payload).map(|()| Self::#ident),));
+                }
+                Style::Newtype => {
+                    writes.push(
+                        quote!(Self::#ident(__v) => __s.newtype(#name, #index, #written, __v),),
+                    );
+                    builds.push(quote!(#index => #private::newtype(__payload).map(Self::#ident),));
+                }
+                Style::Struct => {
+                    let shape = format_ident!("__SHAPE{}", index);
+                    let idents: Vec<&syn::Ident> = v
+                        .original
+                        .fields
+                        .iter()
+                        .filter_map(|f| f.ident.as_ref())
+                        .collect();
+                    let names: Vec<String> = v
+                        .fields()
+                        .map(|(f, entries)| {
+                            entries
+                                .iter()
+                                .find_map(|e| e.value.as_ref().map(syn::LitStr::value))
+                                .unwrap_or_else(|| f.ident.as_ref().unwrap().unraw().to_string())
+                        })
+                        .collect();
+                    let positions = 0..names.len();
+                    let unknown = names.len();
+                    let owner = cont.ident().to_string();
+                    let variant = ident.to_string();
+                    // A named function: a closure coerced to a function
+                    // pointer is called through a shim.
+                    let field = format_ident!("__field{}", index);
+                    shapes.push(quote! {
+                        fn #field(__k: &str) -> usize {
+                            match __k {
+                                #(#names => #positions,)*
+                                _ => #unknown,
+                            }
+                        }
+                        const #shape: #private::StructShape =
+                            #private::StructShape::new(#owner, #variant, &[#(#names),*], #deny, #field);
+                    });
+                    writes.push(quote! {
+                        Self::#ident { #(#idents),* } => __s.fields(#name, #index, #written, &#shape, (#(#idents,)*)),
+                    });
+                    builds.push(quote! {
+                        #index => #private::fields(__payload, &#shape).map(|(#(#idents,)*)| Self::#ident { #(#idents),* }),
+                    });
+                }
+                Style::Tuple => unreachable!("tuple variants keep the twin"),
+            }
+        }
+        Some(Lean {
+            shapes: quote!(#(#shapes)*),
+            write: quote! {
+                let __s = #private::TaggedSerializer::<__S, __Table>::new(__serializer);
+                match self {
+                    #(#writes)*
+                }
+            },
+            build: quote! {
+                match __index {
+                    #(#builds)*
+                    _ => #private::no_variant(__index),
+                }
+            },
+        })
+    }
 }

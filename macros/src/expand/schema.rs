@@ -6,7 +6,7 @@
 //! feature is on: the feature lives where the `schemars` dependency does,
 //! so the two can never disagree.
 //!
-//! The generated `Subtypes::parts` describes each variant; the runtime's
+//! The generated `VariantParts::parts` describes each variant; the runtime's
 //! `schema::build` assembles the `oneOf`. Payload and field schemas go
 //! through `schema::Probe` rather than `T: JsonSchema` bounds, so an enum
 //! whose payloads have no schema still compiles (see the runtime's docs on
@@ -79,11 +79,11 @@ pub fn generate(cont: &Container) -> TokenStream {
         #private::schema_gate! {
             #[allow(unused_imports)]
             use #private::schema::{
-                ViaJsonSchema as _, ViaNoSubtypes as _, ViaNothing as _, ViaSubtypes as _,
+                ViaJsonSchema as _, ViaNoVariantParts as _, ViaNothing as _, ViaVariantParts as _,
             };
 
             #[automatically_derived]
-            impl #impl_generics #private::schema::Subtypes for #ident #ty_generics #where_clause {
+            impl #impl_generics #private::schema::VariantParts for #ident #ty_generics #where_clause {
                 const KEY: ::core::option::Option<&'static str> = #key;
                 const FIRST_MATCH: bool = #first_match;
 
@@ -198,16 +198,16 @@ fn part(cont: &Container, v: &Variant) -> TokenStream {
     let tags = v.tags.iter().map(|t| tag(&t.value, &t.tokens));
     let when_fields = &v.attrs.when_fields;
     let payload = match (v.style, v.payload()) {
-        _ if v.is_nested() => quote!(#private::schema::Payload::Unit),
+        _ if v.is_nested() => quote!(#private::schema::PartPayload::Unit),
         (Style::Newtype, Some(ty)) => {
             let schema = probe(ty);
-            quote!(#private::schema::Payload::Newtype(#schema))
+            quote!(#private::schema::PartPayload::Newtype(#schema))
         }
         (Style::Struct, _) => {
             let object = object(cont, v);
-            quote!(#private::schema::Payload::Object(#object))
+            quote!(#private::schema::PartPayload::Object(#object))
         }
-        _ => quote!(#private::schema::Payload::Unit),
+        _ => quote!(#private::schema::PartPayload::Unit),
     };
     let description = option_str(docs(&v.original.attrs));
     quote! {
