@@ -1,6 +1,9 @@
 //! Replays the minimized fuzzing corpus (`fuzz/corpus/<target>/`) through
 //! the same checks the fuzz targets run, on stable, in every `cargo test`.
 
+// The `cbor` and `roundtrip` checks are not replayed under
+// `arbitrary_precision` (below), so their helpers go unused there.
+#[cfg_attr(feature = "arbitrary_precision", allow(dead_code))]
 #[path = "../fuzz/checks.rs"]
 mod checks;
 
