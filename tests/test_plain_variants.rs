@@ -294,3 +294,38 @@ fn a_struct_variant_of_sixteen_fields() {
     let err = serde_json::from_str::<Sixteen>(r#"{"p":1,"type":"All"}"#).unwrap_err();
     assert_eq!(err.to_string(), "missing field `a` at line 1 column 20");
 }
+
+/// Fields named like the generated code's own variables.
+#[json_subtypes(tag = "type")]
+#[derive(Debug, PartialEq)]
+#[allow(non_snake_case)]
+enum Clash {
+    Names {
+        __s: u8,
+        __serializer: u8,
+        __payload: u8,
+        __index: u8,
+        __k: u8,
+        __v: u8,
+        __field0: u8,
+    },
+}
+
+#[test]
+fn fields_named_like_generated_variables() {
+    let value = Clash::Names {
+        __s: 1,
+        __serializer: 2,
+        __payload: 3,
+        __index: 4,
+        __k: 5,
+        __v: 6,
+        __field0: 7,
+    };
+    let text = serde_json::to_string(&value).unwrap();
+    assert_eq!(
+        text,
+        r#"{"type":"Names","__s":1,"__serializer":2,"__payload":3,"__index":4,"__k":5,"__v":6,"__field0":7}"#
+    );
+    assert_eq!(serde_json::from_str::<Clash>(&text).unwrap(), value);
+}

@@ -936,6 +936,11 @@ impl Lean {
                                 .unwrap_or_else(|| f.ident.as_ref().unwrap().unraw().to_string())
                         })
                         .collect();
+                    // Bound under names of ours: a field may be called
+                    // like the serializer's variable.
+                    let bindings: Vec<syn::Ident> = (0..idents.len())
+                        .map(|i| format_ident!("__field{}", i))
+                        .collect();
                     let positions = 0..names.len();
                     let unknown = names.len();
                     let owner = cont.ident().to_string();
@@ -954,7 +959,7 @@ impl Lean {
                             #private::StructShape::new(#owner, #variant, &[#(#names),*], #deny, #field);
                     });
                     writes.push(quote! {
-                        Self::#ident { #(#idents),* } => __s.fields(#name, #index, #written, &#shape, (#(#idents,)*)),
+                        Self::#ident { #(#idents: #bindings),* } => __s.fields(#name, #index, #written, &#shape, (#(#bindings,)*)),
                     });
                     builds.push(quote! {
                         #index => #private::fields(__payload, &#shape).map(|(#(#idents,)*)| Self::#ident { #(#idents),* }),
