@@ -946,8 +946,9 @@ impl Lean {
                     let owner = cont.ident().to_string();
                     let variant = ident.to_string();
                     // A named function: a closure coerced to a function
-                    // pointer is called through a shim.
-                    let field = format_ident!("__field{}", index);
+                    // pointer is called through a shim. Not `__field{i}`,
+                    // the writer's bindings.
+                    let field = format_ident!("__key{}", index);
                     shapes.push(quote! {
                         fn #field(__k: &str) -> usize {
                             match __k {
