@@ -388,15 +388,15 @@ trait Source<'de> {
 
 /// The registered type's side: a serde `Deserializer` whose every request
 /// crosses once, to its source.
-struct Probe<S> {
+struct Crossing<S> {
     source: S,
     human_readable: bool,
 }
 
-impl<S> Probe<S> {
+impl<S> Crossing<S> {
     #[inline]
     fn new(source: S, human_readable: bool) -> Self {
-        Probe {
+        Crossing {
             source,
             human_readable,
         }
@@ -408,7 +408,7 @@ macro_rules! probe_requests {
         $(
             #[inline]
             fn $method<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, Error> {
-                let mut slot = Slot::new(visitor, self.human_readable);
+                let mut slot = VisitorCell::new(visitor, self.human_readable);
                 match self.source.fetch(Request::$request, &mut slot) {
                     Ok(()) => slot.out(),
                     Err(e) => Err(e),
@@ -422,7 +422,7 @@ macro_rules! probe_request_with {
     ($method:ident ($($arg:ident: $ty:ty),*) $request:ident) => {
         #[inline]
         fn $method<V: Visitor<'de>>(mut self, $($arg: $ty,)* visitor: V) -> Result<V::Value, Error> {
-            let mut slot = Slot::new(visitor, self.human_readable);
+            let mut slot = VisitorCell::new(visitor, self.human_readable);
             match self.source.fetch(Request::$request($($arg),*), &mut slot) {
                 Ok(()) => slot.out(),
                 Err(e) => Err(e),
@@ -431,7 +431,7 @@ macro_rules! probe_request_with {
     };
 }
 
-impl<'de, S: Source<'de>> Deserializer<'de> for Probe<S> {
+impl<'de, S: Source<'de>> Deserializer<'de> for Crossing<S> {
     type Error = Error;
 
     probe_requests! {
@@ -463,7 +463,7 @@ impl<'de, S: Source<'de>> Deserializer<'de> for Probe<S> {
 
     #[inline]
     fn deserialize_identifier<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, Error> {
-        let mut slot = Slot::new(visitor, self.human_readable);
+        let mut slot = VisitorCell::new(visitor, self.human_readable);
         match self.source.fetch_identifier(&mut slot) {
             Ok(None) => slot.out(),
             Ok(Some(name)) => match slot.inner.take() {
@@ -507,8 +507,8 @@ impl<'de> Source<'de> for Whole<'_, 'de> {
 fn whole<'a, 'de>(
     d: &'a mut dyn ErasedDeserializer<'de>,
     human_readable: bool,
-) -> Probe<Whole<'a, 'de>> {
-    Probe::new(Whole(d), human_readable)
+) -> Crossing<Whole<'a, 'de>> {
+    Crossing::new(Whole(d), human_readable)
 }
 
 // ---------------------------------------------------------------------------
@@ -562,17 +562,17 @@ pub trait ErasedVisitor<'de> {
 }
 
 /// The registered type's visitor (or seed) and, once it has run, its value.
-struct Slot<T, O> {
+struct VisitorCell<T, O> {
     inner: Option<T>,
     out: Option<O>,
     /// Handed on to the deserializers and accesses the visitor is given.
     human_readable: bool,
 }
 
-impl<T, O> Slot<T, O> {
+impl<T, O> VisitorCell<T, O> {
     #[inline]
     fn new(inner: T, human_readable: bool) -> Self {
-        Slot {
+        VisitorCell {
             inner: Some(inner),
             out: None,
             human_readable,
@@ -613,7 +613,7 @@ macro_rules! visit_scalars {
     };
 }
 
-impl<'de, V: Visitor<'de>> ErasedVisitor<'de> for Slot<V, V::Value> {
+impl<'de, V: Visitor<'de>> ErasedVisitor<'de> for VisitorCell<V, V::Value> {
     fn erased_expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.inner {
             Some(visitor) => visitor.expecting(f),
@@ -950,7 +950,7 @@ where
         probed: &mut probed,
     };
     // Matched, not `?`: each `?` compiles a conversion per value type.
-    match seed.deserialize(Probe::new(source, human_readable)) {
+    match seed.deserialize(Crossing::new(source, human_readable)) {
         _ if probed.ended => Ok(None),
         Ok(value) if probed.used => Ok(Some(value)),
         // A seed that never looked at its key or element: it is still unread.
@@ -969,7 +969,7 @@ fn skip_next<'de, N: ?Sized + NextIn<'de>>(
     access: &mut N,
     human_readable: bool,
 ) -> Result<bool, Error> {
-    let mut slot = Slot::new(de::IgnoredAny, human_readable);
+    let mut slot = VisitorCell::new(de::IgnoredAny, human_readable);
     access.next(Request::IgnoredAny, &mut slot)
 }
 
@@ -1062,7 +1062,7 @@ impl<'de> Source<'de> for ValueSource<'_, 'de> {
 
 /// Skips a value its seed never looked at.
 fn skip_value(map: &mut dyn ErasedMapAccess<'_>, human_readable: bool) -> Result<(), Error> {
-    let mut slot = Slot::new(de::IgnoredAny, human_readable);
+    let mut slot = VisitorCell::new(de::IgnoredAny, human_readable);
     map.erased_next_value(Request::IgnoredAny, &mut slot)
 }
 
@@ -1084,7 +1084,7 @@ impl<'de> MapAccess<'de> for ErasedMap<'_, 'de> {
             map: &mut *self.map,
             probed: &mut probed,
         };
-        match seed.deserialize(Probe::new(source, self.human_readable)) {
+        match seed.deserialize(Crossing::new(source, self.human_readable)) {
             Ok(value) if probed.used => Ok(value),
             Ok(value) => match skip_value(self.map, self.human_readable) {
                 Ok(()) => Ok(value),
@@ -1298,9 +1298,9 @@ impl<'de> EnumAccess<'de> for ErasedEnum<'_, 'de> {
             data: &mut *self.data,
             probed: &mut probed,
         };
-        let variant = seed.deserialize(Probe::new(source, self.human_readable))?;
+        let variant = seed.deserialize(Crossing::new(source, self.human_readable))?;
         if !probed.used {
-            let mut slot = Slot::new(de::IgnoredAny, self.human_readable);
+            let mut slot = VisitorCell::new(de::IgnoredAny, self.human_readable);
             self.data.erased_variant(Request::IgnoredAny, &mut slot)?;
         }
         Ok((variant, self))
@@ -1320,9 +1320,9 @@ impl<'de> VariantAccess<'de> for ErasedEnum<'_, 'de> {
             data: &mut *self.data,
             probed: &mut probed,
         };
-        let value = seed.deserialize(Probe::new(source, self.human_readable))?;
+        let value = seed.deserialize(Crossing::new(source, self.human_readable))?;
         if !probed.used {
-            let mut slot = Slot::new(de::IgnoredAny, self.human_readable);
+            let mut slot = VisitorCell::new(de::IgnoredAny, self.human_readable);
             self.data
                 .erased_newtype_variant(Request::IgnoredAny, &mut slot)?;
         }
@@ -1330,7 +1330,7 @@ impl<'de> VariantAccess<'de> for ErasedEnum<'_, 'de> {
     }
 
     fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, Error> {
-        let mut slot = Slot::new(visitor, self.human_readable);
+        let mut slot = VisitorCell::new(visitor, self.human_readable);
         self.data.erased_tuple_variant(len, &mut slot)?;
         slot.out()
     }
@@ -1340,7 +1340,7 @@ impl<'de> VariantAccess<'de> for ErasedEnum<'_, 'de> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, Error> {
-        let mut slot = Slot::new(visitor, self.human_readable);
+        let mut slot = VisitorCell::new(visitor, self.human_readable);
         self.data.erased_struct_variant(fields, &mut slot)?;
         slot.out()
     }

@@ -110,7 +110,7 @@ pub trait Registered: Subtype {
 
 /// A tag owned by one subtype, or claimed by two.
 #[derive(Clone, Copy)]
-enum Slot {
+enum TagOwner {
     One(u32),
     Clash(u32, u32),
 }
@@ -122,13 +122,13 @@ pub struct Registry<T: ?Sized + 'static> {
     name: &'static str,
     key: Option<&'static str>,
     entries: Vec<Member<T>>,
-    by_str: AHashMap<Arc<str>, Slot>,
+    by_str: AHashMap<Arc<str>, TagOwner>,
     /// The same string tags when there are few: scanned, which beats
     /// hashing the tag for a handful of short strings.
-    few_str: Vec<(Arc<str>, Slot)>,
-    by_u64: AHashMap<u64, Slot>,
-    by_i64: AHashMap<i64, Slot>,
-    by_bool: [Option<Slot>; 2],
+    few_str: Vec<(Arc<str>, TagOwner)>,
+    by_u64: AHashMap<u64, TagOwner>,
+    by_i64: AHashMap<i64, TagOwner>,
+    by_bool: [Option<TagOwner>; 2],
     by_type: AHashMap<TypeId, u32>,
     fallback: Option<u32>,
     presence: AHashMap<Arc<str>, u128>,
@@ -347,14 +347,14 @@ impl<T: ?Sized + 'static> Registry<T> {
 
     fn add_tag(&mut self, tag: &OwnedLiteral, index: u32, entry: &Member<T>) {
         let slot = match tag {
-            OwnedLiteral::Str(s) => self.by_str.entry(s.clone()).or_insert(Slot::One(index)),
-            OwnedLiteral::U64(v) => self.by_u64.entry(*v).or_insert(Slot::One(index)),
-            OwnedLiteral::I64(v) => self.by_i64.entry(*v).or_insert(Slot::One(index)),
-            OwnedLiteral::Bool(v) => self.by_bool[*v as usize].get_or_insert(Slot::One(index)),
+            OwnedLiteral::Str(s) => self.by_str.entry(s.clone()).or_insert(TagOwner::One(index)),
+            OwnedLiteral::U64(v) => self.by_u64.entry(*v).or_insert(TagOwner::One(index)),
+            OwnedLiteral::I64(v) => self.by_i64.entry(*v).or_insert(TagOwner::One(index)),
+            OwnedLiteral::Bool(v) => self.by_bool[*v as usize].get_or_insert(TagOwner::One(index)),
         };
         match *slot {
-            Slot::One(first) if first != index => {
-                *slot = Slot::Clash(first, index);
+            TagOwner::One(first) if first != index => {
+                *slot = TagOwner::Clash(first, index);
                 let first = self.entries[first as usize].type_name;
                 self.problems.push(format!(
                     "subtype tag {tag} is claimed by both {first} and {}",
@@ -451,8 +451,8 @@ impl<T: ?Sized + 'static> Registry<T> {
         };
         match slot {
             None => Ok(None),
-            Some(Slot::One(index)) => Ok(Some(*index)),
-            Some(Slot::Clash(a, b)) => Err(format!(
+            Some(TagOwner::One(index)) => Ok(Some(*index)),
+            Some(TagOwner::Clash(a, b)) => Err(format!(
                 "subtype tag {found} is claimed by both {} and {}; see json_subtypes::verify_registry",
                 self.entries[*a as usize].type_name, self.entries[*b as usize].type_name
             )),
