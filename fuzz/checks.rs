@@ -345,7 +345,7 @@ pub fn check_differential(data: &[u8]) {
 
 // ---------------------------------------------------------------------------
 // CBOR: trait objects and profiles through a format that is not serde_json,
-// so every payload crosses the erased boundary (`src/erased.rs`).
+// so every payload crosses the erased boundary (`src/erased/`).
 
 fn to_cbor<T: Serialize + ?Sized>(value: &T) -> Vec<u8> {
     let mut out = Vec::new();

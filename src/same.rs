@@ -22,8 +22,9 @@ enum Scalar<'a> {
     Bool(bool),
 }
 
-/// The error of the probing serializers here and in `tagged.rs`: they answer
-/// a yes/no question, so a value they cannot take is a "no", never shown.
+/// The error of the probing serializers here and in `tagged/fields.rs`: they
+/// answer a yes/no question, so a value they cannot take is a "no", never
+/// shown.
 #[derive(Debug)]
 pub(crate) struct Declined;
 
@@ -44,7 +45,7 @@ impl ser::Error for Declined {
 type No = Impossible<bool, Declined>;
 
 /// The compound methods of a yes/no probing serializer (here and in
-/// `tagged.rs`): no sequence or map is what was asked.
+/// `tagged/fields.rs`): no sequence or map is what was asked.
 macro_rules! declines_compounds {
     () => {
         fn serialize_seq(

@@ -1,0 +1,446 @@
+//! The rest of an object once the walk (`dispatch`) has picked its subtype:
+//! the buffered prefix replayed, then the live map streamed, handed to the
+//! payload as its deserializer and to a serde-derived enum reader as the
+//! chosen variant. A second tag key in the live rest is an error, and
+//! ignored values are parsed, not skipped, so the verdict is the same
+//! wherever the tag comes.
+
+use core::cell::Cell;
+
+use serde::de::{
+    self, DeserializeSeed, Deserializer, EnumAccess, Error as _, IgnoredAny, MapAccess, Unexpected,
+    VariantAccess, Visitor,
+};
+
+use crate::buffer::{Buffer, Reader};
+use crate::unknown::{take_wants_hint, tell_tag_key};
+
+mod forward;
+mod head;
+mod ignored;
+mod not_tag;
+mod seq;
+mod variant;
+
+pub use self::head::HeadFirst;
+use self::ignored::ParseIgnored;
+use self::not_tag::NotTag;
+pub(crate) use self::seq::RestSeq;
+pub use self::variant::VariantDeserializer;
+
+/// The rest of an object (or sequence) after its tag: a deserializer for a
+/// payload and a variant access for a serde-derived enum reader.
+pub trait Payload<'de>:
+    Deserializer<'de> + VariantAccess<'de, Error = <Self as Deserializer<'de>>::Error>
+{
+}
+
+impl<'de, P> Payload<'de> for P where
+    P: Deserializer<'de> + VariantAccess<'de, Error = <P as Deserializer<'de>>::Error>
+{
+}
+
+/// serde's message for a missing field, for keys that are not `'static`.
+pub(crate) fn missing_field<E: de::Error>(key: &str) -> E {
+    E::custom(format_args!("missing field `{key}`"))
+}
+
+/// serde's message for a duplicate field, for keys that are not `'static`.
+pub(crate) fn duplicate_field<E: de::Error>(key: &str) -> E {
+    E::custom(format_args!("duplicate field `{key}`"))
+}
+
+/// The rest of an object once its tag is known: the buffered prefix replayed,
+/// then the live map streamed.
+pub struct Rest<'de, 's, A: MapAccess<'de>> {
+    pub(crate) prefix: PrefixReader<'s, 'de>,
+    pub(crate) live: A,
+    /// A second tag key in the live rest is an error.
+    pub(crate) tag: Option<&'s str>,
+    /// Told to an `Unknown` payload: which key is the tag.
+    pub(crate) hint: Option<&'s str>,
+    /// Keeps the first error of the live map when the payload is read
+    /// through the type-erased path, which would flatten it to a message.
+    pub(crate) catch: Option<&'s Cell<Option<A::Error>>>,
+    /// What the payload is told (see `is_human_readable` below).
+    pub(crate) human_readable: bool,
+    /// Whether the key just handed out came from the prefix.
+    pub(crate) from_prefix: bool,
+}
+
+/// The buffered prefix with its read position. It borrows the buffer,
+/// which stays with the engine: moving a buffer (it has a `Drop`) into
+/// the payload's reader made every move of that reader a `memcpy`.
+pub(crate) struct PrefixReader<'b, 'de> {
+    pub(crate) buf: &'b Buffer<'de>,
+    pos: usize,
+    end: usize,
+    /// A second stretch read after the first: `[0, then)`.
+    then: Option<usize>,
+}
+
+impl<'de> Buffer<'de> {
+    pub(crate) fn prefix_reader(&self) -> PrefixReader<'_, 'de> {
+        let end = self.len();
+        PrefixReader {
+            buf: self,
+            pos: 0,
+            end,
+            then: None,
+        }
+    }
+
+    /// `prefix_reader` once the live map has ended: after the prefix comes
+    /// the end of the object, not another call to the map, which a format
+    /// need not answer with `None` again (ciborium reads an indefinite-length
+    /// map's next item past its end). `is_done` never holds, and the
+    /// prefix's end is found where the buffer ends (see `next_key_seed`).
+    pub(crate) fn prefix_reader_ended(&self) -> PrefixReader<'_, 'de> {
+        PrefixReader {
+            buf: self,
+            pos: 0,
+            end: usize::MAX,
+            then: None,
+        }
+    }
+
+    /// Reads from `start` to the end first, then from the beginning to
+    /// `start`: a nested child sees the tag entry recorded at `start` first.
+    pub(crate) fn prefix_reader_from(&self, start: usize) -> PrefixReader<'_, 'de> {
+        let end = self.len();
+        PrefixReader {
+            buf: self,
+            pos: start,
+            end,
+            then: Some(start),
+        }
+    }
+}
+
+impl<'de> PrefixReader<'_, 'de> {
+    // Called for every replayed key and value: kept out of line it costs
+    // a call frame per entry.
+    #[inline(always)]
+    fn with<R>(&mut self, f: impl FnOnce(&mut Reader<'_, 'de>) -> R) -> R {
+        let mut reader = self.buf.reader_at(self.pos);
+        let out = f(&mut reader);
+        self.pos = reader.position();
+        if self.pos >= self.end {
+            if let Some(then) = self.then.take() {
+                self.pos = 0;
+                self.end = then;
+            }
+        }
+        out
+    }
+
+    #[inline]
+    fn is_done(&self) -> bool {
+        self.pos >= self.end
+    }
+}
+
+impl<'de, 's, A: MapAccess<'de>> Rest<'de, 's, A> {
+    /// Passes errors through unchanged: for a payload read without the
+    /// erased layers (`native`), which keep them as they are.
+    pub(crate) fn uncaught(self) -> Self {
+        Rest {
+            catch: None,
+            ..self
+        }
+    }
+}
+
+// `inline(always)`: a payload's reader calls these once per entry, and a
+// call frame here cost the tag-first enum path about 2% and the trait-object
+// path (where the caller is an erased entry point) more.
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for Rest<'de, '_, A> {
+    type Error = A::Error;
+
+    #[inline(always)]
+    fn next_key_seed<K>(&mut self, seed: K) -> Result<Option<K::Value>, A::Error>
+    where
+        K: DeserializeSeed<'de>,
+    {
+        if !self.prefix.is_done() {
+            // Only a `prefix_reader_ended` gets here at the buffer's end.
+            if self.prefix.pos >= self.prefix.buf.len() {
+                return Ok(None);
+            }
+            self.from_prefix = true;
+            let human_readable = self.human_readable;
+            let out = self
+                .prefix
+                .with(|r| seed.deserialize(r.next_key::<A::Error>(human_readable)));
+            return caught(self.catch, out.map(Some));
+        }
+        self.from_prefix = false;
+        let out = match self.tag {
+            Some(tag) => self.live.next_key_seed(NotTag { seed, tag }),
+            None => self.live.next_key_seed(seed),
+        };
+        caught(self.catch, out)
+    }
+
+    #[inline(always)]
+    fn next_value_seed<V>(&mut self, seed: V) -> Result<V::Value, A::Error>
+    where
+        V: DeserializeSeed<'de>,
+    {
+        let out = if self.from_prefix {
+            let human_readable = self.human_readable;
+            self.prefix
+                .with(|r| seed.deserialize(r.next_value::<A::Error>(human_readable)))
+        } else {
+            self.live.next_value_seed(ParseIgnored(seed))
+        };
+        caught(self.catch, out)
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.live.size_hint()
+    }
+}
+
+/// Keeps the first error for the engine (see `Rest::catch`) and passes a
+/// stand-in up through the erased layers, which would flatten it anyway.
+#[inline(always)]
+fn caught<T, E: de::Error>(catch: Option<&Cell<Option<E>>>, out: Result<T, E>) -> Result<T, E> {
+    // Enums never catch: keep their path a plain pass-through.
+    match catch {
+        None => out,
+        Some(slot) => out.map_err(|e| keep_first(slot, e)),
+    }
+}
+
+#[cold]
+fn keep_first<E: de::Error>(slot: &Cell<Option<E>>, e: E) -> E {
+    match slot.take() {
+        Some(first) => {
+            slot.set(Some(first));
+            e
+        }
+        None => {
+            let stand_in = E::custom(format_args!("{e}"));
+            slot.set(Some(e));
+            stand_in
+        }
+    }
+}
+
+impl<'de, A: MapAccess<'de>> Rest<'de, '_, A> {
+    /// Reads and drops the remaining entries (still refusing a second tag).
+    fn drain(&mut self) -> Result<(), A::Error> {
+        while self.next_key::<IgnoredAny>()?.is_some() {
+            self.next_value::<IgnoredAny>()?;
+        }
+        Ok(())
+    }
+}
+
+/// The tag key told to an `Unknown` that asks, beside the map rather than
+/// as an entry of it: an entry would compile every payload's reader once
+/// more, for a wrapping map and a string deserializer. Not generic, so not
+/// compiled again for every payload.
+#[inline]
+fn tell_hint(hint: Option<&str>) -> Option<crate::unknown::Told> {
+    match hint {
+        Some(key) if take_wants_hint() => Some(tell_tag_key(key)),
+        _ => None,
+    }
+}
+
+/// Deserializes the rest of the object as the payload of a subtype: every
+/// request is answered with the map, as serde's internally tagged enums do.
+impl<'de, A: MapAccess<'de>> Deserializer<'de> for Rest<'de, '_, A> {
+    type Error = A::Error;
+
+    #[inline]
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, A::Error> {
+        let catch = self.catch;
+        let _told = tell_hint(self.hint);
+        caught(catch, visitor.visit_map(self))
+    }
+
+    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, A::Error> {
+        let catch = self.catch;
+        caught(catch, visitor.visit_some(self))
+    }
+
+    fn deserialize_newtype_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, A::Error> {
+        let catch = self.catch;
+        caught(catch, visitor.visit_newtype_struct(self))
+    }
+
+    fn deserialize_unit<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, A::Error> {
+        // Only an object with nothing but the tag is a unit.
+        let out = match self.next_key::<IgnoredAny>()? {
+            None => visitor.visit_unit(),
+            Some(_) => Err(A::Error::invalid_type(Unexpected::Map, &visitor)),
+        };
+        caught(self.catch, out)
+    }
+
+    fn deserialize_unit_struct<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        visitor: V,
+    ) -> Result<V::Value, A::Error> {
+        self.deserialize_unit(visitor)
+    }
+
+    fn deserialize_ignored_any<V: Visitor<'de>>(
+        mut self,
+        visitor: V,
+    ) -> Result<V::Value, A::Error> {
+        self.drain()?;
+        visitor.visit_unit()
+    }
+
+    /// An externally tagged enum as a newtype variant's payload: the one
+    /// entry left after the tag is the enum (`{"tag":"V","Unit":null}`), as
+    /// serde's internally tagged enums read it.
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        _name: &'static str,
+        _variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, A::Error> {
+        let catch = self.catch;
+        caught(catch, visitor.visit_enum(RestEnum { rest: self }))
+    }
+
+    /// The format's answer if it was asked (the type-erased path) or the
+    /// prefix recorded a value from it; with nothing buffered (the tag
+    /// first) serde's default, as serde's own internally tagged enums
+    /// answer: asking the format would ask on every read, and serde_test
+    /// refuses the question (see `Buffer`). The payload's own values are
+    /// read from the format and answer for themselves.
+    fn is_human_readable(&self) -> bool {
+        self.human_readable
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf seq tuple tuple_struct map struct identifier
+    }
+}
+
+/// The rest of an object read as an externally tagged enum: exactly one
+/// entry, its key the variant, its value the variant's content.
+struct RestEnum<'de, 's, A: MapAccess<'de>> {
+    rest: Rest<'de, 's, A>,
+}
+
+/// serde's message for an enum read from a map of another size.
+fn not_one_entry<E: de::Error>() -> E {
+    E::invalid_value(Unexpected::Map, &"map with a single key")
+}
+
+impl<'de, A: MapAccess<'de>> RestEnum<'de, '_, A> {
+    /// The entry read was the only one.
+    fn single<T>(mut self, value: T) -> Result<T, A::Error> {
+        match self.rest.next_key::<IgnoredAny>()? {
+            None => Ok(value),
+            Some(_) => Err(not_one_entry()),
+        }
+    }
+}
+
+impl<'de, 's, A: MapAccess<'de>> EnumAccess<'de> for RestEnum<'de, 's, A> {
+    type Error = A::Error;
+    type Variant = Self;
+
+    fn variant_seed<V: DeserializeSeed<'de>>(
+        mut self,
+        seed: V,
+    ) -> Result<(V::Value, Self), A::Error> {
+        match self.rest.next_key_seed(seed)? {
+            Some(variant) => Ok((variant, self)),
+            None => Err(not_one_entry()),
+        }
+    }
+}
+
+impl<'de, A: MapAccess<'de>> VariantAccess<'de> for RestEnum<'de, '_, A> {
+    type Error = A::Error;
+
+    fn unit_variant(mut self) -> Result<(), A::Error> {
+        let () = self.rest.next_value()?;
+        self.single(())
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(
+        mut self,
+        seed: T,
+    ) -> Result<T::Value, A::Error> {
+        let value = self.rest.next_value_seed(seed)?;
+        self.single(value)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(
+        mut self,
+        _len: usize,
+        visitor: V,
+    ) -> Result<V::Value, A::Error> {
+        let value = self.rest.next_value_seed(Content(visitor))?;
+        self.single(value)
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        mut self,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, A::Error> {
+        let value = self.rest.next_value_seed(Content(visitor))?;
+        self.single(value)
+    }
+}
+
+/// A variant's content, read as whatever it is (a sequence or a map), as
+/// serde reads a buffered variant's content: a typed request would tell a
+/// format the enum's name where serde's twin tells none.
+struct Content<V>(V);
+
+impl<'de, V: Visitor<'de>> DeserializeSeed<'de> for Content<V> {
+    type Value = V::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<V::Value, D::Error> {
+        deserializer.deserialize_any(self.0)
+    }
+}
+
+impl<'de, A: MapAccess<'de>> VariantAccess<'de> for Rest<'de, '_, A> {
+    type Error = A::Error;
+
+    fn unit_variant(mut self) -> Result<(), A::Error> {
+        // Like serde's internally tagged unit variants, other fields are
+        // ignored; a second tag is still an error.
+        self.drain()
+    }
+
+    #[inline]
+    fn newtype_variant_seed<T>(self, seed: T) -> Result<T::Value, A::Error>
+    where
+        T: DeserializeSeed<'de>,
+    {
+        seed.deserialize(self)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, A::Error> {
+        visitor.visit_map(self)
+    }
+
+    #[inline]
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, A::Error> {
+        visitor.visit_map(self)
+    }
+}

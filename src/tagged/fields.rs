@@ -1,0 +1,310 @@
+//! `Fields`: a struct or map payload's fields after its tag, refusing a
+//! field named like the tag (or, with `visible`, checking that it holds
+//! the tag), and the messages that name what is being written.
+
+use serde::ser::{
+    self, Impossible, Serialize, SerializeMap, SerializeStruct, SerializeStructVariant, Serializer,
+};
+
+use crate::same::Declined;
+
+/// The payload's fields after the tag; a field named like the tag is refused.
+pub struct Fields<M, G> {
+    pub(super) state: M,
+    pub(super) key: Option<&'static str>,
+    /// A tag written after the fields (`TagPosition::Last`); with
+    /// `visible`, the tag the payload's own field must have, written after
+    /// the fields only if it has no such field.
+    pub(super) trailing: Option<G>,
+    /// `visible`: a field named like the tag is the tag.
+    pub(super) visible: bool,
+    /// A map payload: the key just written was the visible tag's.
+    pub(super) value_is_tag: bool,
+    pub(super) subject: Subject,
+}
+
+/// A unit variant: its tag alone. Generic over the tag's type, not the
+/// enum's table, so that enums share it (issue 15).
+pub(crate) fn write_unit<S: Serializer, G: Serialize>(
+    inner: S,
+    name: &'static str,
+    key: &'static str,
+    tag: Option<G>,
+) -> Result<S::Ok, S::Error> {
+    match tag {
+        Some(tag) => {
+            let mut state = inner.serialize_struct(name, 1)?;
+            state.serialize_field(key, &tag)?;
+            state.end()
+        }
+        // A unit fallback kept nothing of what it read.
+        None => inner.serialize_map(Some(0))?.end(),
+    }
+}
+
+/// A struct variant's start: the tag, then its fields. Generic over the
+/// tag's type, not the enum's table, as `write_unit`.
+pub(crate) fn struct_variant<S: Serializer, G: Serialize>(
+    inner: S,
+    name: &'static str,
+    variant: &'static str,
+    len: usize,
+    key: &'static str,
+    tag: Option<G>,
+    visible: bool,
+) -> Result<Fields<S::SerializeStruct, G>, S::Error> {
+    let (state, key, trailing) = match tag {
+        // The variant's own field is the tag.
+        Some(tag) if visible => (inner.serialize_struct(name, len)?, Some(key), Some(tag)),
+        Some(tag) => {
+            let mut state = inner.serialize_struct(name, len + 1)?;
+            state.serialize_field(key, &tag)?;
+            (state, Some(key), None)
+        }
+        None => (inner.serialize_struct(name, len)?, None, None),
+    };
+    Ok(Fields {
+        state,
+        key,
+        visible: trailing.is_some(),
+        trailing,
+        value_is_tag: false,
+        subject: Subject {
+            owner: name,
+            member: variant,
+            of_trait: false,
+        },
+    })
+}
+
+/// What is being written, for messages: a variant of an enum, or a type as
+/// a subtype of a trait object or a profile. The caller says which; it is
+/// never guessed from the names.
+#[derive(Clone, Copy)]
+pub(super) struct Subject {
+    /// The enum's name, or the registry's (`dyn Shape`, `profile of dyn Shape`).
+    pub(super) owner: &'static str,
+    /// The variant's name, or the subtype's type name.
+    pub(super) member: &'static str,
+    pub(super) of_trait: bool,
+}
+
+impl core::fmt::Display for Subject {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        if self.of_trait {
+            write!(f, "{} as a subtype of {}", self.member, self.owner)
+        } else {
+            write!(f, "{}::{}", self.owner, self.member)
+        }
+    }
+}
+
+/// `visible`: the payload's field named like the tag must hold its tag.
+#[cold]
+fn check_visible<E: ser::Error, G: Serialize, V: ?Sized + Serialize>(
+    tag: &G,
+    value: &V,
+    subject: Subject,
+    key: &str,
+) -> Result<(), E> {
+    if crate::same::same_scalar(tag, value) {
+        return Ok(());
+    }
+    let shown = |v: &dyn erased_serde::Serialize| {
+        serde_json::to_string(v).unwrap_or_else(|_| "a value that is not a tag".to_owned())
+    };
+    let (value, tag) = (shown(&value), shown(tag));
+    Err(E::custom(format_args!(
+        "cannot serialize {subject}: its field `{key}` is {value}, but its tag is {tag}"
+    )))
+}
+
+fn field_is_tag<E: ser::Error>(subject: Subject, key: &str) -> E {
+    E::custom(format_args!(
+        "cannot serialize {subject}: its field `{key}` has the name of the tag"
+    ))
+}
+
+impl<M: SerializeStruct, G: Serialize> Fields<M, G> {
+    /// A field named like the tag: the tag itself with `visible` (checked,
+    /// then written), else an error. Out of line: every other field pays
+    /// only the comparison.
+    #[cold]
+    #[inline(never)]
+    fn tag_field<V: ?Sized + Serialize>(
+        &mut self,
+        key: &'static str,
+        value: &V,
+    ) -> Result<(), M::Error> {
+        let Some(tag) = self.trailing.take().filter(|_| self.visible) else {
+            return Err(field_is_tag(self.subject, key));
+        };
+        check_visible(&tag, value, self.subject, key)?;
+        self.state.serialize_field(key, value)
+    }
+}
+
+impl<M: SerializeStruct, G: Serialize> SerializeStructVariant for Fields<M, G> {
+    type Ok = M::Ok;
+    type Error = M::Error;
+
+    #[inline]
+    fn serialize_field<V: ?Sized + Serialize>(
+        &mut self,
+        key: &'static str,
+        value: &V,
+    ) -> Result<(), M::Error> {
+        if Some(key) == self.key {
+            return self.tag_field(key, value);
+        }
+        self.state.serialize_field(key, value)
+    }
+
+    fn skip_field(&mut self, key: &'static str) -> Result<(), M::Error> {
+        self.state.skip_field(key)
+    }
+
+    #[inline]
+    fn end(mut self) -> Result<M::Ok, M::Error> {
+        // With `visible`, a payload without the field (or skipping it): the
+        // tag still goes out, so the value reads back.
+        if let (Some(tag), Some(key)) = (self.trailing.take(), self.key) {
+            self.state.serialize_field(key, &tag)?;
+        }
+        self.state.end()
+    }
+}
+
+impl<M: SerializeStruct, G: Serialize> SerializeStruct for Fields<M, G> {
+    type Ok = M::Ok;
+    type Error = M::Error;
+
+    #[inline]
+    fn serialize_field<V: ?Sized + Serialize>(
+        &mut self,
+        key: &'static str,
+        value: &V,
+    ) -> Result<(), M::Error> {
+        SerializeStructVariant::serialize_field(self, key, value)
+    }
+
+    fn skip_field(&mut self, key: &'static str) -> Result<(), M::Error> {
+        self.state.skip_field(key)
+    }
+
+    #[inline]
+    fn end(self) -> Result<M::Ok, M::Error> {
+        SerializeStructVariant::end(self)
+    }
+}
+
+impl<M: SerializeMap, G: Serialize> SerializeMap for Fields<M, G> {
+    type Ok = M::Ok;
+    type Error = M::Error;
+
+    fn serialize_key<K: ?Sized + Serialize>(&mut self, key: &K) -> Result<(), M::Error> {
+        if let Some(tag) = self.key {
+            if let Ok(true) = key.serialize(IsKey(tag)) {
+                if !self.visible || self.trailing.is_none() {
+                    return Err(field_is_tag(self.subject, tag));
+                }
+                self.value_is_tag = true;
+            }
+        }
+        self.state.serialize_key(key)
+    }
+
+    fn serialize_value<V: ?Sized + Serialize>(&mut self, value: &V) -> Result<(), M::Error> {
+        if self.value_is_tag {
+            self.value_is_tag = false;
+            if let (Some(tag), Some(key)) = (self.trailing.take(), self.key) {
+                check_visible(&tag, value, self.subject, key)?;
+            }
+        }
+        self.state.serialize_value(value)
+    }
+
+    fn end(mut self) -> Result<M::Ok, M::Error> {
+        if let (Some(tag), Some(key)) = (self.trailing.take(), self.key) {
+            self.state.serialize_entry(key, &tag)?;
+        }
+        self.state.end()
+    }
+}
+
+/// Answers whether a map key serializes as the string `self.0`.
+struct IsKey(&'static str);
+
+macro_rules! not_a_string {
+    ($($method:ident($($arg:ty),*))*) => {
+        $(
+            fn $method(self, $(_: $arg),*) -> Result<bool, Declined> {
+                Ok(false)
+            }
+        )*
+    };
+}
+
+impl Serializer for IsKey {
+    type Ok = bool;
+    type Error = Declined;
+    type SerializeSeq = Impossible<bool, Declined>;
+    type SerializeTuple = Impossible<bool, Declined>;
+    type SerializeTupleStruct = Impossible<bool, Declined>;
+    type SerializeTupleVariant = Impossible<bool, Declined>;
+    type SerializeMap = Impossible<bool, Declined>;
+    type SerializeStruct = Impossible<bool, Declined>;
+    type SerializeStructVariant = Impossible<bool, Declined>;
+
+    fn serialize_str(self, v: &str) -> Result<bool, Declined> {
+        Ok(v == self.0)
+    }
+
+    fn serialize_char(self, v: char) -> Result<bool, Declined> {
+        Ok(v.encode_utf8(&mut [0; 4]) == self.0)
+    }
+
+    fn serialize_bytes(self, v: &[u8]) -> Result<bool, Declined> {
+        Ok(v == self.0.as_bytes())
+    }
+
+    fn serialize_unit_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        v: &'static str,
+    ) -> Result<bool, Declined> {
+        Ok(v == self.0)
+    }
+
+    fn serialize_newtype_struct<V: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        value: &V,
+    ) -> Result<bool, Declined> {
+        value.serialize(self)
+    }
+
+    not_a_string! {
+        serialize_bool(bool) serialize_i8(i8) serialize_i16(i16) serialize_i32(i32)
+        serialize_i64(i64) serialize_u8(u8) serialize_u16(u16) serialize_u32(u32)
+        serialize_u64(u64) serialize_f32(f32) serialize_f64(f64) serialize_none()
+        serialize_unit() serialize_unit_struct(&'static str)
+    }
+
+    fn serialize_some<V: ?Sized + Serialize>(self, _: &V) -> Result<bool, Declined> {
+        Ok(false)
+    }
+
+    fn serialize_newtype_variant<V: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: &V,
+    ) -> Result<bool, Declined> {
+        Ok(false)
+    }
+
+    crate::same::declines_compounds!();
+}

@@ -1,0 +1,196 @@
+//! The tagged serializer: wraps the real serializer and puts the tag entry
+//! in front of the payload's own fields.
+//!
+//! Generated code serializes the enum through a serde-derived, externally
+//! tagged twin; its `serialize_*_variant` calls land here with the variant's
+//! index, which selects the tag. The tag is a literal written directly: no
+//! allocation, no intermediate value. Output is what serde's internally
+//! tagged enums write, so the two are interchangeable on the wire.
+
+use core::marker::PhantomData;
+
+use serde::ser::{self, Impossible, Serialize, Serializer};
+
+mod fields;
+mod payload;
+
+pub(crate) use self::fields::{struct_variant, write_unit};
+use self::fields::{Fields, Subject};
+pub(crate) use self::payload::PayloadSerializer;
+
+/// What generated code provides to write an enum's tags.
+pub trait Tagging {
+    /// The tag key, e.g. `"type"`.
+    const KEY: &'static str;
+    /// The tag value type (a `Literal` for literal tags).
+    type Tag: Serialize;
+    /// The tag of variant `index`; `None` for variants written as they are
+    /// (fallbacks, presence mode).
+    fn tag(index: u32) -> Option<Self::Tag>;
+
+    /// `visible`: whether variant `index`'s payload writes the tag itself,
+    /// as its own field named like the tag.
+    #[inline]
+    fn visible(index: u32) -> bool {
+        let _ = index;
+        false
+    }
+}
+
+/// Entry point of a generated `Serialize` impl: `serialize` is the twin's
+/// serde-derived function.
+pub struct TaggedSerializer<S, T> {
+    inner: S,
+    marker: PhantomData<T>,
+}
+
+impl<S, T> TaggedSerializer<S, T> {
+    #[inline]
+    pub fn new(inner: S) -> Self {
+        TaggedSerializer {
+            inner,
+            marker: PhantomData,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn into_inner(self) -> S {
+        self.inner
+    }
+}
+
+fn not_a_variant<E: ser::Error>() -> E {
+    E::custom("json_subtypes: the generated serializer expects an enum variant")
+}
+
+macro_rules! refuse {
+    ($($method:ident($($arg:ty),*))*) => {
+        $(
+            fn $method(self, $(_: $arg),*) -> Result<S::Ok, S::Error> {
+                Err(not_a_variant())
+            }
+        )*
+    };
+}
+
+impl<S: Serializer, T: Tagging> Serializer for TaggedSerializer<S, T> {
+    type Ok = S::Ok;
+    type Error = S::Error;
+    type SerializeSeq = Impossible<S::Ok, S::Error>;
+    type SerializeTuple = Impossible<S::Ok, S::Error>;
+    type SerializeTupleStruct = Impossible<S::Ok, S::Error>;
+    type SerializeTupleVariant = Impossible<S::Ok, S::Error>;
+    type SerializeMap = Impossible<S::Ok, S::Error>;
+    type SerializeStruct = Impossible<S::Ok, S::Error>;
+    type SerializeStructVariant = Fields<S::SerializeStruct, T::Tag>;
+
+    #[inline]
+    fn serialize_unit_variant(
+        self,
+        name: &'static str,
+        index: u32,
+        _variant: &'static str,
+    ) -> Result<S::Ok, S::Error> {
+        write_unit(self.inner, name, T::KEY, T::tag(index))
+    }
+
+    #[inline]
+    fn serialize_newtype_variant<V: ?Sized + Serialize>(
+        self,
+        name: &'static str,
+        index: u32,
+        variant: &'static str,
+        value: &V,
+    ) -> Result<S::Ok, S::Error> {
+        match T::tag(index) {
+            Some(tag) => value.serialize(PayloadSerializer {
+                inner: self.inner,
+                key: T::KEY,
+                tag,
+                subject: Subject {
+                    owner: name,
+                    member: variant,
+                    of_trait: false,
+                },
+                last: false,
+                visible: T::visible(index),
+            }),
+            None => value.serialize(self.inner),
+        }
+    }
+
+    #[inline]
+    fn serialize_struct_variant(
+        self,
+        name: &'static str,
+        index: u32,
+        variant: &'static str,
+        len: usize,
+    ) -> Result<Fields<S::SerializeStruct, T::Tag>, S::Error> {
+        let tag = T::tag(index);
+        let visible = T::visible(index);
+        struct_variant(self.inner, name, variant, len, T::KEY, tag, visible)
+    }
+
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleVariant, S::Error> {
+        Err(not_a_variant())
+    }
+
+    refuse! {
+        serialize_bool(bool) serialize_i8(i8) serialize_i16(i16) serialize_i32(i32)
+        serialize_i64(i64) serialize_u8(u8) serialize_u16(u16) serialize_u32(u32)
+        serialize_u64(u64) serialize_f32(f32) serialize_f64(f64) serialize_char(char)
+        serialize_str(&str) serialize_bytes(&[u8]) serialize_none() serialize_unit()
+        serialize_unit_struct(&'static str)
+    }
+
+    fn serialize_some<V: ?Sized + Serialize>(self, _: &V) -> Result<S::Ok, S::Error> {
+        Err(not_a_variant())
+    }
+
+    fn serialize_newtype_struct<V: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: &V,
+    ) -> Result<S::Ok, S::Error> {
+        Err(not_a_variant())
+    }
+
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, S::Error> {
+        Err(not_a_variant())
+    }
+
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, S::Error> {
+        Err(not_a_variant())
+    }
+
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleStruct, S::Error> {
+        Err(not_a_variant())
+    }
+
+    fn serialize_map(self, _: Option<usize>) -> Result<Self::SerializeMap, S::Error> {
+        Err(not_a_variant())
+    }
+
+    fn serialize_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeStruct, S::Error> {
+        Err(not_a_variant())
+    }
+
+    fn is_human_readable(&self) -> bool {
+        self.inner.is_human_readable()
+    }
+}

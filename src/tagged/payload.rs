@@ -1,0 +1,342 @@
+//! `PayloadSerializer`: a newtype variant's (or a trait object's) payload
+//! written with the tag entry, and an enum payload's variant entry.
+
+use serde::ser::{
+    Error as _, Impossible, Serialize, SerializeMap, SerializeStruct, SerializeStructVariant,
+    SerializeTupleVariant, Serializer,
+};
+
+use super::fields::{Fields, Subject};
+use crate::content::{Content, ContentSerializer};
+
+/// Serializes a newtype variant's payload with the tag entry first.
+pub struct PayloadSerializer<S, G> {
+    pub(super) inner: S,
+    pub(super) key: &'static str,
+    pub(super) tag: G,
+    pub(super) subject: Subject,
+    /// Write the tag after the payload's fields.
+    pub(super) last: bool,
+    /// `visible`: the payload's own field named like the tag writes it.
+    pub(super) visible: bool,
+}
+
+impl<S: Serializer, G: Serialize> PayloadSerializer<S, G> {
+    /// For a trait object or profile (named `name`, e.g. `dyn Shape` or
+    /// `profile of dyn Shape`): `type_name` as a subtype of it.
+    pub(crate) fn for_type(
+        inner: S,
+        key: &'static str,
+        tag: G,
+        name: &'static str,
+        type_name: &'static str,
+        last: bool,
+        visible: bool,
+    ) -> Self {
+        PayloadSerializer {
+            inner,
+            key,
+            tag,
+            subject: Subject {
+                owner: name,
+                member: type_name,
+                of_trait: true,
+            },
+            last,
+            visible,
+        }
+    }
+
+    fn bad_type(&self, what: &str) -> S::Error {
+        let subject = self.subject;
+        if subject.of_trait {
+            S::Error::custom(format_args!(
+                "cannot serialize {subject}: it is {what}, not a map or struct"
+            ))
+        } else {
+            // serde's own wording for an internally tagged enum.
+            S::Error::custom(format_args!(
+                "cannot serialize tagged newtype variant {subject} containing {what}"
+            ))
+        }
+    }
+
+    /// Starts the two-entry map of an enum payload: the tag (unless it goes
+    /// last) and the key `inner_variant`, whose value the caller writes.
+    fn variant_entry(
+        self,
+        inner_variant: &'static str,
+    ) -> Result<VariantEntry<S::SerializeMap, G>, S::Error> {
+        let mut map = self.inner.serialize_map(Some(2))?;
+        let trailing = if self.last {
+            Some(self.tag)
+        } else {
+            map.serialize_entry(self.key, &self.tag)?;
+            None
+        };
+        map.serialize_key(inner_variant)?;
+        Ok(VariantEntry {
+            map,
+            key: self.key,
+            trailing,
+        })
+    }
+
+    fn tag_only(self) -> Result<S::Ok, S::Error> {
+        let mut map = self.inner.serialize_map(Some(1))?;
+        map.serialize_entry(self.key, &self.tag)?;
+        map.end()
+    }
+}
+
+macro_rules! payload_refuses {
+    ($($method:ident($($arg:ty),*) => $what:expr;)*) => {
+        $(
+            fn $method(self, $(_: $arg),*) -> Result<S::Ok, S::Error> {
+                Err(self.bad_type($what))
+            }
+        )*
+    };
+}
+
+impl<S: Serializer, G: Serialize> Serializer for PayloadSerializer<S, G> {
+    type Ok = S::Ok;
+    type Error = S::Error;
+    type SerializeSeq = Impossible<S::Ok, S::Error>;
+    type SerializeTuple = Impossible<S::Ok, S::Error>;
+    type SerializeTupleStruct = Impossible<S::Ok, S::Error>;
+    type SerializeTupleVariant = VariantValue<S::SerializeMap, G>;
+    type SerializeMap = Fields<S::SerializeMap, G>;
+    type SerializeStruct = Fields<S::SerializeStruct, G>;
+    type SerializeStructVariant = VariantValue<S::SerializeMap, G>;
+
+    payload_refuses! {
+        serialize_bool(bool) => "a boolean";
+        serialize_i8(i8) => "an integer";
+        serialize_i16(i16) => "an integer";
+        serialize_i32(i32) => "an integer";
+        serialize_i64(i64) => "an integer";
+        serialize_i128(i128) => "an integer";
+        serialize_u8(u8) => "an integer";
+        serialize_u16(u16) => "an integer";
+        serialize_u32(u32) => "an integer";
+        serialize_u64(u64) => "an integer";
+        serialize_u128(u128) => "an integer";
+        serialize_f32(f32) => "a float";
+        serialize_f64(f64) => "a float";
+        serialize_char(char) => "a char";
+        serialize_str(&str) => "a string";
+        serialize_bytes(&[u8]) => "a byte array";
+        serialize_none() => "an optional";
+    }
+
+    fn serialize_some<V: ?Sized + Serialize>(self, _: &V) -> Result<S::Ok, S::Error> {
+        Err(self.bad_type("an optional"))
+    }
+
+    fn serialize_unit(self) -> Result<S::Ok, S::Error> {
+        self.tag_only()
+    }
+
+    fn serialize_unit_struct(self, _: &'static str) -> Result<S::Ok, S::Error> {
+        self.tag_only()
+    }
+
+    // An externally tagged enum as the payload: its variant becomes the one
+    // entry beside the tag, as serde's internally tagged enums write it.
+    fn serialize_unit_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        inner_variant: &'static str,
+    ) -> Result<S::Ok, S::Error> {
+        let mut state = self.variant_entry(inner_variant)?;
+        state.map.serialize_value(&())?;
+        state.end()
+    }
+
+    fn serialize_newtype_struct<V: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        value: &V,
+    ) -> Result<S::Ok, S::Error> {
+        value.serialize(self)
+    }
+
+    fn serialize_newtype_variant<V: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        _: u32,
+        inner_variant: &'static str,
+        value: &V,
+    ) -> Result<S::Ok, S::Error> {
+        let mut state = self.variant_entry(inner_variant)?;
+        state.map.serialize_value(value)?;
+        state.end()
+    }
+
+    fn serialize_seq(self, _: Option<usize>) -> Result<Self::SerializeSeq, S::Error> {
+        Err(self.bad_type("a sequence"))
+    }
+
+    fn serialize_tuple(self, _: usize) -> Result<Self::SerializeTuple, S::Error> {
+        Err(self.bad_type("a tuple"))
+    }
+
+    fn serialize_tuple_struct(
+        self,
+        _: &'static str,
+        _: usize,
+    ) -> Result<Self::SerializeTupleStruct, S::Error> {
+        Err(self.bad_type("a tuple struct"))
+    }
+
+    fn serialize_tuple_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        inner_variant: &'static str,
+        len: usize,
+    ) -> Result<Self::SerializeTupleVariant, S::Error> {
+        let state = self.variant_entry(inner_variant)?;
+        Ok(VariantValue {
+            state,
+            name: inner_variant,
+            items: Vec::with_capacity(len),
+            fields: Vec::new(),
+        })
+    }
+
+    fn serialize_struct_variant(
+        self,
+        _: &'static str,
+        _: u32,
+        inner_variant: &'static str,
+        len: usize,
+    ) -> Result<Self::SerializeStructVariant, S::Error> {
+        let state = self.variant_entry(inner_variant)?;
+        Ok(VariantValue {
+            state,
+            name: inner_variant,
+            items: Vec::new(),
+            fields: Vec::with_capacity(len),
+        })
+    }
+
+    #[inline]
+    fn serialize_map(self, len: Option<usize>) -> Result<Self::SerializeMap, S::Error> {
+        // With `visible` the payload's own entry is the tag.
+        let extra = usize::from(!self.visible);
+        let mut map = self.inner.serialize_map(len.map(|len| len + extra))?;
+        let trailing = if self.last || self.visible {
+            Some(self.tag)
+        } else {
+            map.serialize_entry(self.key, &self.tag)?;
+            None
+        };
+        Ok(Fields {
+            state: map,
+            key: Some(self.key),
+            trailing,
+            visible: self.visible,
+            value_is_tag: false,
+            subject: self.subject,
+        })
+    }
+
+    #[inline]
+    fn serialize_struct(
+        self,
+        name: &'static str,
+        len: usize,
+    ) -> Result<Self::SerializeStruct, S::Error> {
+        // With `visible` the payload's own field is the tag: `len` counts it.
+        let extra = usize::from(!self.visible);
+        let mut state = self.inner.serialize_struct(name, len + extra)?;
+        let trailing = if self.last || self.visible {
+            Some(self.tag)
+        } else {
+            state.serialize_field(self.key, &self.tag)?;
+            None
+        };
+        Ok(Fields {
+            state,
+            key: Some(self.key),
+            trailing,
+            visible: self.visible,
+            value_is_tag: false,
+            subject: self.subject,
+        })
+    }
+
+    fn is_human_readable(&self) -> bool {
+        self.inner.is_human_readable()
+    }
+}
+
+/// The map of an enum payload once its variant's key is written.
+pub struct VariantEntry<M, G> {
+    map: M,
+    key: &'static str,
+    /// A tag written after the entry (`TagPosition::Last`).
+    trailing: Option<G>,
+}
+
+impl<M: SerializeMap, G: Serialize> VariantEntry<M, G> {
+    fn end(mut self) -> Result<M::Ok, M::Error> {
+        if let Some(tag) = self.trailing.take() {
+            self.map.serialize_entry(self.key, &tag)?;
+        }
+        self.map.end()
+    }
+}
+
+/// A tuple or struct variant of an enum payload: its fields are collected
+/// and written as the entry's value when it ends (see `crate::content`).
+pub struct VariantValue<M, G> {
+    state: VariantEntry<M, G>,
+    name: &'static str,
+    items: Vec<Content>,
+    fields: Vec<(&'static str, Content)>,
+}
+
+impl<M: SerializeMap, G: Serialize> SerializeTupleVariant for VariantValue<M, G> {
+    type Ok = M::Ok;
+    type Error = M::Error;
+
+    fn serialize_field<V: ?Sized + Serialize>(&mut self, value: &V) -> Result<(), M::Error> {
+        self.items.push(value.serialize(ContentSerializer::new())?);
+        Ok(())
+    }
+
+    fn end(mut self) -> Result<M::Ok, M::Error> {
+        let items = core::mem::take(&mut self.items);
+        // serde's `SerializeTupleVariantAsMapValue` writes a tuple struct
+        // named after the variant.
+        let value = Content::TupleStruct(self.name, items);
+        self.state.map.serialize_value(&value)?;
+        self.state.end()
+    }
+}
+
+impl<M: SerializeMap, G: Serialize> SerializeStructVariant for VariantValue<M, G> {
+    type Ok = M::Ok;
+    type Error = M::Error;
+
+    fn serialize_field<V: ?Sized + Serialize>(
+        &mut self,
+        key: &'static str,
+        value: &V,
+    ) -> Result<(), M::Error> {
+        let value = value.serialize(ContentSerializer::new())?;
+        self.fields.push((key, value));
+        Ok(())
+    }
+
+    fn end(mut self) -> Result<M::Ok, M::Error> {
+        let fields = core::mem::take(&mut self.fields);
+        let value = Content::Struct(self.name, fields);
+        self.state.map.serialize_value(&value)?;
+        self.state.end()
+    }
+}
