@@ -637,6 +637,7 @@ impl<'de> Subtypes<'de> for Walk<'_> {
     /// Every registry's tags are read by the one shared reader, the table
     /// looked up through `dyn` (issue 15: a reader per registry compiled a
     /// format's `deserialize_any` once per trait).
+    #[inline]
     fn read_tag<D>(&self, tag: D, sink: Option<TagSink<'_, 'de>>) -> Result<Option<u32>, D::Error>
     where
         D: Deserializer<'de>,
@@ -701,6 +702,7 @@ impl<'de> Subtypes<'de> for Walk<'_> {
         self.table.exact_numbers
     }
 
+    #[inline]
     fn build<P>(&self, index: u32, payload: P) -> Result<(), <P as Deserializer<'de>>::Error>
     where
         P: Payload<'de>,
