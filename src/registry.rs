@@ -350,6 +350,7 @@ impl<T: ?Sized + 'static> Registry<T> {
 
     /// Reads a `Box<T>`: the walk fills a slot it sees as `dyn Any`, so it
     /// is the same code for every `T`.
+    #[inline]
     pub(crate) fn read<'de, D: Deserializer<'de>>(
         &self,
         deserializer: D,
