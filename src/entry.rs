@@ -6,7 +6,6 @@
 use serde::de::{self, Deserializer};
 use serde::ser::Serializer;
 
-use crate::dispatch::deserialize_with;
 use crate::object::Subtype;
 use crate::profile::scoped;
 use crate::registry::Registered;
@@ -18,13 +17,13 @@ where
     D: Deserializer<'de>,
 {
     if let Some(profile) = scoped::<T>() {
-        return deserialize_with(&*profile, deserializer);
+        return profile.read(deserializer);
     }
     let registry = T::registry();
     if let Some(problem) = &registry.fatal {
         return Err(de::Error::custom(problem));
     }
-    deserialize_with(registry, deserializer)
+    registry.read(deserializer)
 }
 
 /// Reads a `Box<dyn Trait + Send>` (`U`, or another of the marked objects)
@@ -38,7 +37,7 @@ where
     D: Deserializer<'de>,
 {
     if let Some(profile) = scoped::<U>() {
-        return deserialize_with(&*profile, deserializer);
+        return profile.read(deserializer);
     }
     let value = deserialize_registered::<T, D>(deserializer)?;
     match scoped::<T>() {

@@ -1019,9 +1019,6 @@ pub mod __private {
     pub mod native {
         pub use crate::native::{readers, Readers};
     }
-    pub mod erased {
-        pub use crate::erased::{deserialize, ErasedDeserializer, Error};
-    }
     pub mod marker {
         pub use crate::marker::{probe, Conversions, Markers, Probe};
     }

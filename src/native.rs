@@ -28,15 +28,18 @@
 //! with a visitor that returns the reader instantiated for the map access
 //! it is given (`Capture`).
 
+use core::any::Any;
+use core::cell::Cell;
 use core::fmt;
 use core::marker::PhantomData;
 
-use serde::de::{DeserializeOwned, Deserializer, MapAccess, Visitor};
+use serde::de::{DeserializeOwned, Deserializer, Error as _, MapAccess, Visitor};
 use serde::Serializer;
 
 use serde_json::de::{SliceRead, StrRead};
 
 use crate::buffer::ReplayMap;
+use crate::erased::ErasedDeserializer;
 use crate::object::{JsonWriter, Upcast};
 use crate::rest::{Payload, Rest};
 
@@ -45,11 +48,28 @@ use same_type::{Compiled, Erased};
 /// One registered type's reader compiled for one payload type: `Read`.
 type Reader = Erased;
 
-/// One registered type's readers compiled for serde_json (its `&str` and
-/// `&[u8]` readers, and our replay of what was buffered from them), as
-/// `Box<T>`.
+/// Where a read of `Box<T>` puts its value. The engine's walk is the same
+/// for every trait: it reads into a slot it sees as `dyn Any`, so it is
+/// compiled once per format rather than once per trait and format (issue
+/// 15: the walk was a quarter of a crate's optimized code with ten traits).
+pub(crate) type Slot<T> = Cell<Option<Box<T>>>;
+
+/// Reads one registered type through the erased path into a [`Slot`].
+type ReadErased = for<'a, 'de> fn(
+    &'a mut dyn ErasedDeserializer<'de>,
+    &'a dyn Any,
+) -> Result<(), crate::erased::Error>;
+
+/// A slot that is not the one its reader was made for: cannot happen (a
+/// `Registry<T>` holds only readers made for `T`), reported rather than
+/// assumed.
+const WRONG_SLOT: &str = "json_subtypes: a subtype's reader was handed another trait's slot";
+
+/// One registered type's readers, boxed as `T`: the erased one for every
+/// format, and those compiled for serde_json (its `&str` and `&[u8]`
+/// readers, and our replay of what was buffered from them).
 pub struct Readers<T: ?Sized> {
-    list: [Option<Reader>; 3],
+    any: AnyReaders,
     marker: PhantomData<fn() -> Box<T>>,
 }
 
@@ -60,6 +80,20 @@ impl<T: ?Sized> Clone for Readers<T> {
 }
 
 impl<T: ?Sized> Copy for Readers<T> {}
+
+impl<T: ?Sized> Readers<T> {
+    /// The readers as the engine holds them, filling a `Slot<T>`.
+    pub(crate) fn any(self) -> AnyReaders {
+        self.any
+    }
+}
+
+/// [`Readers`] without their `T`: each fills the `Slot<T>` it is handed.
+#[derive(Clone, Copy)]
+pub(crate) struct AnyReaders {
+    list: [Option<Reader>; 3],
+    erased: ReadErased,
+}
 
 /// `C`'s readers for serde_json's `&str` and `&[u8]` input, boxed as `T`.
 /// Generated registrations hold this function; it runs when the registry
@@ -77,37 +111,66 @@ where
     let replayed =
         Erased::of::<Read<'_, '_, T, C, &mut ReplayMap<'_, '_, '_, serde_json::Error>>>();
     Readers {
-        list: [from_str.ok(), from_slice.ok(), Some(replayed)],
+        any: AnyReaders {
+            list: [from_str.ok(), from_slice.ok(), Some(replayed)],
+            erased: read_erased::<T, C>,
+        },
         marker: PhantomData,
     }
 }
 
-impl<T: ?Sized> Readers<T> {
-    /// Reads `payload` with the compiled reader for its type, or hands it
-    /// back when there is none.
+/// Reads `C` through the erased path and boxes it as `T` into `slot`.
+fn read_erased<T, C>(
+    deserializer: &mut dyn ErasedDeserializer<'_>,
+    slot: &dyn Any,
+) -> Result<(), crate::erased::Error>
+where
+    T: ?Sized + Upcast<C> + 'static,
+    C: DeserializeOwned,
+{
+    let Some(slot) = slot.downcast_ref::<Slot<T>>() else {
+        return Err(crate::erased::Error::custom(WRONG_SLOT));
+    };
+    let value = crate::erased::deserialize::<C>(deserializer)?;
+    slot.set(Some(T::__json_subtypes_upcast(Box::new(value))));
+    Ok(())
+}
+
+impl AnyReaders {
+    /// Reads `payload` into `slot` with the compiled reader for its type,
+    /// or through the erased path when there is none.
     #[inline]
     pub(crate) fn read<'de, P>(
         &self,
         payload: P,
-    ) -> Result<Result<Box<T>, <P as Deserializer<'de>>::Error>, P>
+        slot: &dyn Any,
+    ) -> Result<(), <P as Deserializer<'de>>::Error>
     where
         P: Payload<'de>,
     {
-        type Out<'de, T, P> = Result<Box<T>, <P as Deserializer<'de>>::Error>;
+        type Arg<'a, P> = (P, &'a dyn Any);
+        type Out<'de, P> = Result<(), <P as Deserializer<'de>>::Error>;
         let found = self
             .list
             .iter()
             .flatten()
-            .find(|r| r.takes::<P, Out<'de, T, P>>());
-        let Some(reader) = found else {
-            return Err(payload);
+            .find(|r| r.takes::<Arg<'_, P>, Out<'de, P>>());
+        let payload = match found {
+            // SAFETY: the reader was compiled for a `Rest` over serde_json's
+            // map access (or our replay of it) that `P` is but for
+            // lifetimes, and it is generic over every lifetime in it (see
+            // `Read`): it keeps no borrow from `P` or the slot beyond this
+            // call (it puts a `Box<T>`, `'static`, in the slot and returns
+            // serde_json's error, which borrows nothing).
+            Some(reader) => {
+                match unsafe { reader.call::<Arg<'_, P>, Out<'de, P>>((payload, slot)) } {
+                    Ok(done) => return done,
+                    Err((payload, _)) => payload,
+                }
+            }
+            None => payload,
         };
-        // SAFETY: the reader was compiled for a `Rest` over serde_json's map
-        // access (or our replay of it) that `P` is but for lifetimes, and it
-        // is generic over every lifetime in it (see `Read`): it keeps no
-        // borrow from `P` beyond this call (its result is a `Box<T>`,
-        // `'static`, and serde_json's error, which borrows nothing).
-        unsafe { reader.call::<P, Out<'de, T, P>>(payload) }
+        (self.erased)(&mut Some(payload), slot).map_err(|e| e.into_error())
     }
 }
 
@@ -132,31 +195,41 @@ where
 }
 
 /// A compiled reader: `C` read from the payload the engine builds over `A`,
-/// boxed as `T`.
+/// boxed as `T` into the slot.
 struct Read<'de, 's, T: ?Sized, C, A>(PhantomData<ReadFn<'de, 's, T, C, A>>)
 where
     A: MapAccess<'de>;
 
-type ReadFn<'de, 's, T, C, A> = fn(Rest<'de, 's, A>) -> (Box<T>, C);
+type ReadFn<'de, 's, T, C, A> = fn(Rest<'de, 's, A>, &'s dyn Any) -> (Box<T>, C);
 
 impl<'de, 's, T, C, A> Compiled for Read<'de, 's, T, C, A>
 where
-    T: ?Sized + Upcast<C>,
+    T: ?Sized + Upcast<C> + 'static,
     C: DeserializeOwned,
     A: MapAccess<'de>,
 {
-    type Arg = Rest<'de, 's, A>;
-    type Out = Result<Box<T>, A::Error>;
+    type Arg = (Rest<'de, 's, A>, &'s dyn Any);
+    type Out = Result<(), A::Error>;
 
     // Into `same_type::call`, the function the registration points at.
     #[inline(always)]
-    fn run(payload: Rest<'de, 's, A>) -> Self::Out {
+    fn run((payload, slot): Self::Arg) -> Self::Out {
         // Errors reach the engine unflattened here: no stand-ins needed.
         // Matched rather than mapped: a closure and `Result::map` would be
         // compiled once more for every reader.
-        match C::deserialize(payload.uncaught()) {
-            Ok(c) => Ok(T::__json_subtypes_upcast(Box::new(c))),
-            Err(e) => Err(e),
+        let c = match C::deserialize(payload.uncaught()) {
+            Ok(c) => c,
+            Err(e) => return Err(e),
+        };
+        // Asked after the read, which then gets the payload where it lies
+        // (asked before, the payload is kept across the call: +40
+        // instructions per read).
+        match slot.downcast_ref::<Slot<T>>() {
+            Some(slot) => {
+                slot.set(Some(T::__json_subtypes_upcast(Box::new(c))));
+                Ok(())
+            }
+            None => Err(A::Error::custom(WRONG_SLOT)),
         }
     }
 }

@@ -11,7 +11,6 @@ use std::sync::Arc;
 use serde::de::{DeserializeOwned, DeserializeSeed, Deserializer};
 use serde::ser::{Serialize, Serializer};
 
-use crate::dispatch::deserialize_with;
 use crate::object::{Subtype, Upcast};
 use crate::registry::{Described, Member, Registered, Registry, TagPosition};
 use crate::tag::OwnedLiteral;
@@ -147,7 +146,9 @@ impl<T: ?Sized + 'static> fmt::Debug for Profile<T> {
 pub struct ProfileBuilder<T: ?Sized + 'static> {
     name: String,
     tag: Option<String>,
-    subtypes: Vec<Member<T>>,
+    /// Each with readers made for `T` (`push`, or `T`'s own registry).
+    subtypes: Vec<Member>,
+    marker: core::marker::PhantomData<fn() -> Box<T>>,
     /// Types that came from the attribute registry: `subtype` re-tags them.
     inherited: Vec<TypeId>,
     /// What the impl attributes proved about the registry's types: kept
@@ -187,6 +188,7 @@ impl<T: ?Sized + 'static> Profile<T> {
             name: format!("profile of {}", short_name::<T>()),
             tag: None,
             subtypes: Vec::new(),
+            marker: core::marker::PhantomData,
             inherited: Vec::new(),
             markers: Vec::new(),
             described: Vec::new(),
@@ -205,7 +207,7 @@ impl<T: ?Sized + 'static> Profile<T> {
         &self,
         deserializer: D,
     ) -> Result<Box<T>, D::Error> {
-        deserialize_with(&*self.registry, deserializer)
+        self.registry.read(deserializer)
     }
 
     /// This profile as a `DeserializeSeed`, for reading inside other seeds.
@@ -512,8 +514,7 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
             when_fields,
             type_name: short_name::<C>(),
             type_id: TypeId::of::<C>(),
-            deserialize: read_as::<T, C>,
-            native: crate::native::readers::<T, C>(),
+            readers: crate::native::readers::<T, C>().any(),
             markers,
             schema: None,
         });
@@ -539,8 +540,8 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
                 "the profile has no subtypes; add `subtype`, `when_field` or `fallback`".to_owned(),
             );
         }
-        let tagged: Vec<&Member<T>> = self.subtypes.iter().filter(|s| s.tag.is_some()).collect();
-        let presence: Vec<&Member<T>> = self
+        let tagged: Vec<&Member> = self.subtypes.iter().filter(|s| s.tag.is_some()).collect();
+        let presence: Vec<&Member> = self
             .subtypes
             .iter()
             .filter(|s| !s.when_fields.is_empty())
@@ -611,7 +612,7 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
                 "require_tag_first(true) with tag_position(Last): the profile could not read what it writes; write the tag first or bound the buffer with `max_buffer` instead".to_owned(),
             );
         }
-        let fallbacks: Vec<&Member<T>> = self.subtypes.iter().filter(|s| s.fallback).collect();
+        let fallbacks: Vec<&Member> = self.subtypes.iter().filter(|s| s.fallback).collect();
         if fallbacks.len() > 1 {
             problems.push(format!(
                 "fallback::<{}>(): the profile already has the fallback {}",
@@ -655,19 +656,6 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
             registry: Arc::new(registry),
         })
     }
-}
-
-/// Reads `C` and boxes it as the trait object.
-fn read_as<T, C>(
-    deserializer: &mut dyn crate::erased::ErasedDeserializer<'_>,
-) -> Result<Box<T>, crate::erased::Error>
-where
-    T: ?Sized + Upcast<C>,
-    C: DeserializeOwned,
-{
-    Ok(T::__json_subtypes_upcast(Box::new(
-        crate::erased::deserialize::<C>(deserializer)?,
-    )))
 }
 
 /// [`Profile::seed`].

@@ -4,28 +4,25 @@
 
 use core::any::TypeId;
 use core::fmt;
+use core::marker::PhantomData;
+use core::ops::{Deref, DerefMut};
 use std::sync::Arc;
 
 use ahash::AHashMap;
 use serde::de::{self, Deserializer};
 use serde::ser::{Error as _, Serializer};
 
-use crate::dispatch::Subtypes;
+use crate::dispatch::{deserialize_with, Subtypes};
 use crate::marker::Conversions;
-use crate::native::{write_json, Readers};
+use crate::native::{write_json, AnyReaders, Readers, Slot};
 use crate::object::{JsonOut, Subtype};
 use crate::rest::Payload;
 use crate::tag::{Found, Literal, Lookup, OwnedLiteral, TagSink, TagVisitor};
 use crate::tagged::PayloadSerializer;
 
-/// Reads a payload through the erased path (see `erased`) into a boxed
-/// trait object.
-pub type DeserializeFn<T> = for<'a, 'de> fn(
-    &'a mut dyn crate::erased::ErasedDeserializer<'de>,
-) -> Result<Box<T>, crate::erased::Error>;
-
-/// One registered subtype of a trait, as the impl attribute writes it.
-pub struct Entry<T: ?Sized> {
+/// One registered subtype of a trait, as the impl attribute writes it (its
+/// readers come beside it, from `native::readers`).
+pub struct Entry {
     /// The tag (`None` for a fallback or a presence-mode subtype).
     pub tag: Option<Literal>,
     /// Further tags accepted on read.
@@ -38,8 +35,6 @@ pub struct Entry<T: ?Sized> {
     pub type_name: &'static str,
     /// The implementing type's id, to find its tag when writing.
     pub type_id: fn() -> TypeId,
-    /// Reads the implementing type.
-    pub deserialize: DeserializeFn<T>,
 }
 
 /// How a registered type describes itself in the trait's JSON Schema (the
@@ -115,13 +110,34 @@ enum TagOwner {
     Clash(u32, u32),
 }
 
-/// The subtypes of one trait (or of one profile): tag tables keyed with
-/// ahash, so a known tag is found without allocating.
+/// The subtypes of one trait (or of one profile), whose readers box them
+/// as `T`: a [`Table`] with that type.
 pub struct Registry<T: ?Sized + 'static> {
+    table: Table,
+    marker: PhantomData<fn() -> Box<T>>,
+}
+
+impl<T: ?Sized> Deref for Registry<T> {
+    type Target = Table;
+
+    fn deref(&self) -> &Table {
+        &self.table
+    }
+}
+
+impl<T: ?Sized> DerefMut for Registry<T> {
+    fn deref_mut(&mut self) -> &mut Table {
+        &mut self.table
+    }
+}
+
+/// A registry without its `T`, which is all the engine's walk needs: tag
+/// tables keyed with ahash, so a known tag is found without allocating.
+pub struct Table {
     /// Interned once: serializers want `&'static str` names and keys.
     name: &'static str,
     key: Option<&'static str>,
-    entries: Vec<Member<T>>,
+    entries: Vec<Member>,
     by_str: AHashMap<Arc<str>, TagOwner>,
     /// The same string tags when there are few: scanned, which beats
     /// hashing the tag for a handful of short strings.
@@ -172,37 +188,21 @@ pub enum TagPosition {
 }
 
 /// One subtype in a registry: its tag as written and how to read it.
-pub(crate) struct Member<T: ?Sized + 'static> {
+#[derive(Clone)]
+pub(crate) struct Member {
     pub(crate) tag: Option<OwnedLiteral>,
     pub(crate) aliases: Vec<OwnedLiteral>,
     pub(crate) fallback: bool,
     pub(crate) when_fields: Vec<Arc<str>>,
     pub(crate) type_name: &'static str,
     pub(crate) type_id: TypeId,
-    pub(crate) deserialize: DeserializeFn<T>,
-    pub(crate) native: Readers<T>,
+    /// Its readers, which fill the `Slot` of the registry's `T`.
+    pub(crate) readers: AnyReaders,
     /// What the impl attribute proved the type can become (`dyn Trait +
     /// Send`...); `None` when nobody looked (a profile's own subtypes).
     pub(crate) markers: Option<Conversions>,
     /// Its JSON Schema, when known.
     pub(crate) schema: Option<Described>,
-}
-
-impl<T: ?Sized> Clone for Member<T> {
-    fn clone(&self) -> Self {
-        Member {
-            tag: self.tag.clone(),
-            aliases: self.aliases.clone(),
-            fallback: self.fallback,
-            when_fields: self.when_fields.clone(),
-            type_name: self.type_name,
-            type_id: self.type_id,
-            deserialize: self.deserialize,
-            native: self.native,
-            markers: self.markers.clone(),
-            schema: self.schema,
-        }
-    }
 }
 
 /// The keys of a trait's attribute other than its tag, as the macro read them.
@@ -228,14 +228,14 @@ impl<T: ?Sized + 'static> Registry<T> {
         settings: TraitSettings,
         entries: impl IntoIterator<
             Item = (
-                &'a Entry<T>,
+                &'a Entry,
                 fn() -> Readers<T>,
                 Conversions,
                 Option<Described>,
             ),
         >,
     ) -> Self {
-        let mut subtypes: Vec<Member<T>> = entries
+        let mut subtypes: Vec<Member> = entries
             .into_iter()
             .map(|(e, native, markers, schema)| Member {
                 tag: e.tag.map(OwnedLiteral::from_literal),
@@ -248,8 +248,7 @@ impl<T: ?Sized + 'static> Registry<T> {
                 when_fields: e.when_fields.iter().map(|f| Arc::from(*f)).collect(),
                 type_name: e.type_name,
                 type_id: (e.type_id)(),
-                deserialize: e.deserialize,
-                native: native(),
+                readers: native().any(),
                 markers: Some(markers),
                 schema,
             })
@@ -270,13 +269,14 @@ impl<T: ?Sized + 'static> Registry<T> {
         out
     }
 
+    /// The registry of `entries`, whose readers were made for `T`.
     pub(crate) fn build(
         name: &str,
         key: Option<Arc<str>>,
-        entries: Vec<Member<T>>,
+        entries: Vec<Member>,
         position: TagPosition,
     ) -> Self {
-        let mut out = Registry {
+        let mut out = Table {
             name: intern(name),
             key: key.as_deref().map(intern),
             entries: Vec::new(),
@@ -342,10 +342,72 @@ impl<T: ?Sized + 'static> Registry<T> {
         if out.by_str.len() <= FEW {
             out.few_str = out.by_str.iter().map(|(k, v)| (k.clone(), *v)).collect();
         }
-        out
+        Registry {
+            table: out,
+            marker: PhantomData,
+        }
     }
 
-    fn add_tag(&mut self, tag: &OwnedLiteral, index: u32, entry: &Member<T>) {
+    /// Reads a `Box<T>`: the walk fills a slot it sees as `dyn Any`, so it
+    /// is the same code for every `T`.
+    #[inline]
+    pub(crate) fn read<'de, D: Deserializer<'de>>(
+        &self,
+        deserializer: D,
+    ) -> Result<Box<T>, D::Error> {
+        let slot: Slot<T> = Slot::new(None);
+        deserialize_with(
+            Walk {
+                table: &self.table,
+                slot: &slot,
+            },
+            deserializer,
+        )?;
+        slot.into_inner()
+            .ok_or_else(|| de::Error::custom("json_subtypes: a subtype's reader gave no value"))
+    }
+
+    /// Turns a `Box<T>` read with this table into `Box<U>`, the same
+    /// object with auto traits, when its type was proven to have them.
+    pub(crate) fn convert<U: ?Sized + 'static, E: de::Error>(
+        &self,
+        value: Box<T>,
+    ) -> Result<Box<U>, E>
+    where
+        T: Subtype,
+    {
+        let entry = self
+            .by_type
+            .get(&value.__json_subtypes_type_id())
+            .map(|&index| &self.entries[index as usize]);
+        let type_name = entry.map_or("?", |e| e.type_name);
+        match entry.and_then(|e| e.markers.as_ref()).map(|m| m.get::<U>()) {
+            Some(Some(convert)) => convert(value.__json_subtypes_into_any()).ok_or_else(|| {
+                E::custom(format_args!(
+                    "json_subtypes: {type_name} is not the type its conversion was made for"
+                ))
+            }),
+            Some(None) => {
+                let object = crate::marker::object_name::<U>();
+                let markers = object.split_once(" + ").map_or("", |(_, m)| m);
+                Err(E::custom(format_args!(
+                    "cannot read {type_name} as Box<{object}>: {type_name} is not {markers}"
+                )))
+            }
+            None => {
+                let object = crate::marker::object_name::<U>();
+                Err(E::custom(format_args!(
+                    "cannot read {type_name} as Box<{object}>: the {} cannot tell whether {type_name} is {}; build a Profile<{object}> for it",
+                    self.name,
+                    object.split_once(" + ").map_or("", |(_, m)| m),
+                )))
+            }
+        }
+    }
+}
+
+impl Table {
+    fn add_tag(&mut self, tag: &OwnedLiteral, index: u32, entry: &Member) {
         let slot = match tag {
             OwnedLiteral::Str(s) => self.by_str.entry(s.clone()).or_insert(TagOwner::One(index)),
             OwnedLiteral::U64(v) => self.by_u64.entry(*v).or_insert(TagOwner::One(index)),
@@ -417,12 +479,12 @@ impl<T: ?Sized + 'static> Registry<T> {
 
     /// The subtype registered for `type_id` (the first, for a type with
     /// several tags).
-    pub(crate) fn subtype_by_type(&self, type_id: TypeId) -> Option<&Member<T>> {
+    pub(crate) fn subtype_by_type(&self, type_id: TypeId) -> Option<&Member> {
         let index = *self.by_type.get(&type_id)?;
         self.entries.get(index as usize)
     }
 
-    pub(crate) fn subtypes(&self) -> &[Member<T>] {
+    pub(crate) fn subtypes(&self) -> &[Member] {
         &self.entries
     }
 
@@ -513,44 +575,6 @@ impl<T: ?Sized + 'static> Registry<T> {
             None => erased_serde::serialize(value, serializer),
         }
     }
-
-    /// Turns a `Box<T>` read with this table into `Box<U>`, the same
-    /// object with auto traits, when its type was proven to have them.
-    pub(crate) fn convert<U: ?Sized + 'static, E: de::Error>(
-        &self,
-        value: Box<T>,
-    ) -> Result<Box<U>, E>
-    where
-        T: Subtype,
-    {
-        let entry = self
-            .by_type
-            .get(&value.__json_subtypes_type_id())
-            .map(|&index| &self.entries[index as usize]);
-        let type_name = entry.map_or("?", |e| e.type_name);
-        match entry.and_then(|e| e.markers.as_ref()).map(|m| m.get::<U>()) {
-            Some(Some(convert)) => convert(value.__json_subtypes_into_any()).ok_or_else(|| {
-                E::custom(format_args!(
-                    "json_subtypes: {type_name} is not the type its conversion was made for"
-                ))
-            }),
-            Some(None) => {
-                let object = crate::marker::object_name::<U>();
-                let markers = object.split_once(" + ").map_or("", |(_, m)| m);
-                Err(E::custom(format_args!(
-                    "cannot read {type_name} as Box<{object}>: {type_name} is not {markers}"
-                )))
-            }
-            None => {
-                let object = crate::marker::object_name::<U>();
-                Err(E::custom(format_args!(
-                    "cannot read {type_name} as Box<{object}>: the {} cannot tell whether {type_name} is {}; build a Profile<{object}> for it",
-                    self.name,
-                    object.split_once(" + ").map_or("", |(_, m)| m),
-                )))
-            }
-        }
-    }
 }
 
 /// Serializers want `&'static str` keys; keys and tags built at run time
@@ -569,7 +593,7 @@ pub(crate) fn intern(s: &str) -> &'static str {
     leaked
 }
 
-impl<T: ?Sized + 'static> Lookup for Registry<T> {
+impl Lookup for Table {
     fn key(&self) -> &str {
         self.key.unwrap_or_default()
     }
@@ -584,47 +608,56 @@ impl<T: ?Sized + 'static> Lookup for Registry<T> {
     }
 }
 
-impl<'de, T: ?Sized + 'static> Subtypes<'de> for &Registry<T> {
-    type Value = Box<T>;
+/// One read of a table: the table and the slot its subtype's reader fills.
+#[derive(Clone, Copy)]
+struct Walk<'a> {
+    table: &'a Table,
+    slot: &'a dyn core::any::Any,
+}
+
+impl<'de> Subtypes<'de> for Walk<'_> {
+    type Value = ();
 
     #[inline]
     fn key(&self) -> Option<&str> {
-        self.key
+        self.table.key
     }
 
     fn hoist_key(&self) -> Option<&'static str> {
-        self.hoist
+        self.table.hoist
     }
 
     fn name(&self) -> &str {
-        self.name
+        self.table.name
     }
 
     fn fallback(&self) -> Option<u32> {
-        self.fallback
+        self.table.fallback
     }
 
     /// Every registry's tags are read by the one shared reader, the table
     /// looked up through `dyn` (issue 15: a reader per registry compiled a
     /// format's `deserialize_any` once per trait).
+    #[inline]
     fn read_tag<D>(&self, tag: D, sink: Option<TagSink<'_, 'de>>) -> Result<Option<u32>, D::Error>
     where
         D: Deserializer<'de>,
     {
-        let table: &(dyn Lookup + 'static) = *self;
+        let table: &(dyn Lookup + 'static) = self.table;
         tag.deserialize_any(TagVisitor { table, sink })
     }
 
     fn presence(&self, field: &str) -> u128 {
-        self.presence.get(field).copied().unwrap_or(0)
+        self.table.presence.get(field).copied().unwrap_or(0)
     }
 
     fn fields(&self) -> Vec<&str> {
-        self.fields.iter().map(|f| &**f).collect()
+        self.table.fields.iter().map(|f| &**f).collect()
     }
 
     fn subtype_name(&self, index: u32) -> &str {
-        self.entries
+        self.table
+            .entries
             .get(index as usize)
             .map_or("?", |e| e.type_name)
     }
@@ -635,30 +668,30 @@ impl<'de, T: ?Sized + 'static> Subtypes<'de> for &Registry<T> {
 
     #[inline]
     fn any_visible(&self) -> bool {
-        self.visible
+        self.table.visible
     }
 
     fn is_visible(&self, _: u32) -> bool {
-        self.visible
+        self.table.visible
     }
 
     fn max_depth(&self) -> u32 {
-        self.max_depth
+        self.table.max_depth
     }
 
     #[inline]
     fn limit(&self) -> Option<crate::buffer::Limit> {
-        let max = self.max_buffer?;
+        let max = self.table.max_buffer?;
         Some(crate::buffer::Limit {
             max,
-            name: self.name,
-            tag: self.key,
+            name: self.table.name,
+            tag: self.table.key,
         })
     }
 
     #[inline]
     fn require_tag_first(&self) -> bool {
-        self.require_tag_first
+        self.table.require_tag_first
     }
 
     // Without the feature no registry can say `exact_numbers` (the key is a
@@ -667,18 +700,17 @@ impl<'de, T: ?Sized + 'static> Subtypes<'de> for &Registry<T> {
 
     #[inline]
     fn exact_numbers(&self) -> bool {
-        self.exact_numbers
+        self.table.exact_numbers
     }
 
-    fn build<P>(&self, index: u32, payload: P) -> Result<Box<T>, <P as Deserializer<'de>>::Error>
+    #[inline]
+    fn build<P>(&self, index: u32, payload: P) -> Result<(), <P as Deserializer<'de>>::Error>
     where
         P: Payload<'de>,
     {
-        let entry = &self.entries[index as usize];
-        match entry.native.read(payload) {
-            Ok(done) => done,
-            Err(payload) => (entry.deserialize)(&mut Some(payload)).map_err(|e| e.into_error()),
-        }
+        self.table.entries[index as usize]
+            .readers
+            .read(payload, self.slot)
     }
 }
 

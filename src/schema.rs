@@ -18,7 +18,7 @@ use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::Serialize;
 use serde_json::{json, Map};
 
-use crate::registry::{intern, Registry};
+use crate::registry::{intern, Table};
 use crate::tag::OwnedLiteral;
 use crate::Unknown;
 
@@ -201,10 +201,7 @@ pub fn build<S: VariantParts + ?Sized>(generator: &mut SchemaGenerator) -> Schem
 
 /// The schema of a registry's table (a trait's, or a profile's): one part
 /// per subtype, in the table's order.
-pub(crate) fn registry_schema<T: ?Sized + 'static>(
-    registry: &Registry<T>,
-    generator: &mut SchemaGenerator,
-) -> Schema {
+pub(crate) fn registry_schema(registry: &Table, generator: &mut SchemaGenerator) -> Schema {
     let parts = registry
         .subtypes()
         .iter()

@@ -155,7 +155,7 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             >;
 
             pub struct __Registration(
-                #private::Entry<dyn #ident>,
+                #private::Entry,
                 fn() -> #private::native::Readers<dyn #ident>,
                 fn() -> __Markers,
                 ::core::option::Option<#private::Described>,
@@ -167,7 +167,7 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             impl dyn #ident {
                 #[doc(hidden)]
                 pub const fn __json_subtypes_register<__C>(
-                    entry: #private::Entry<dyn #ident>,
+                    entry: #private::Entry,
                     markers: fn() -> __Markers,
                 ) -> __Registration
                 where
@@ -303,11 +303,6 @@ pub fn expand_impl(args: TokenStream, item: ItemImpl) -> TokenStream {
                 when_fields: &[#(#fields),*],
                 type_name: #type_name,
                 type_id: ::core::any::TypeId::of::<#self_ty>,
-                deserialize: |__d: &mut dyn #private::erased::ErasedDeserializer<'_>| {
-                    ::core::result::Result::Ok(::std::boxed::Box::new(
-                        #private::erased::deserialize::<#self_ty>(__d)?,
-                    ))
-                },
             }, || {
                 // Which of `dyn Trait + Send`... this type can become: asked
                 // here, where the type is concrete (see the runtime's `marker`).
