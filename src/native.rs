@@ -215,15 +215,12 @@ where
     #[inline(always)]
     fn run((payload, slot): Self::Arg) -> Self::Out {
         // Errors reach the engine unflattened here: no stand-ins needed.
-        // Matched rather than mapped: a closure and `Result::map` would be
-        // compiled once more for every reader.
-        let c = match C::deserialize(payload.uncaught()) {
-            Ok(c) => c,
-            Err(e) => return Err(e),
-        };
+        let c = C::deserialize(payload.uncaught())?;
         // Asked after the read, which then gets the payload where it lies
         // (asked before, the payload is kept across the call: +40
         // instructions per read).
+        // Matched rather than mapped: a closure and `Option::map` would be
+        // compiled once more for every reader.
         match slot.downcast_ref::<Slot<T>>() {
             Some(slot) => {
                 slot.set(Some(T::__json_subtypes_upcast(Box::new(c))));
