@@ -475,8 +475,9 @@ where
         return Err(de::Error::custom("recursion limit exceeded"));
     };
     // The type-erased path hands one answer to every value of the payload
-    // (see `erased::Crossing`), so it needs the format's now. Otherwise the
-    // format is asked only when something is buffered (see `Buffer`).
+    // (see `erased::deserializer::Crossing`), so it needs the format's now.
+    // Otherwise the format is asked only when something is buffered (see
+    // `Buffer`).
     let human_readable = subtypes.erased().then(|| deserializer.is_human_readable());
     // An `Unknown` fallback must see entries in their order, so no hoisting.
     let _hoisting = crate::state::hoist(
