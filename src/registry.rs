@@ -111,7 +111,7 @@ enum TagOwner {
 }
 
 /// The subtypes of one trait (or of one profile), whose readers box them
-/// as `T`: a [`Table`] with that type.
+/// as `T`: a `Table` with that type.
 pub struct Registry<T: ?Sized + 'static> {
     table: Table,
     marker: PhantomData<fn() -> Box<T>>,
