@@ -418,6 +418,25 @@ fn first_cbor_item(data: &[u8]) -> &[u8] {
     }
 }
 
+/// Whether `map` goes to the fallback of a set with tag key `key` and
+/// the string tags `known`: no entry whose key is `key` (as text or bytes),
+/// or one only, holding a string none of them is.
+fn goes_to_fallback(map: &ciborium::Value, key: &str, known: &[&str]) -> bool {
+    let Some(entries) = map.as_map() else {
+        return false;
+    };
+    let mut tags = entries.iter().filter(|(k, _)| match k {
+        ciborium::Value::Text(k) => k == key,
+        ciborium::Value::Bytes(k) => k == key.as_bytes(),
+        _ => false,
+    });
+    match (tags.next(), tags.next()) {
+        (None, _) => true,
+        (Some((_, ciborium::Value::Text(tag))), None) => !known.contains(&tag.as_str()),
+        _ => false,
+    }
+}
+
 /// `Box<dyn Pet>` (the inventory registry) and `profile` through CBOR.
 ///
 /// 1. The raw bytes as CBOR (the first item): an error or a value, never a
@@ -433,6 +452,9 @@ fn first_cbor_item(data: &[u8]) -> &[u8] {
 ///    spellings (an integer stays an integer, any other number an `f64`).
 ///    Then the CBOR value round-trips as in 1. Documents nested
 ///    `CBOR_DEPTH` deep or more are skipped: the CBOR reads refuse them.
+/// 3. A map `Unknown` reads whose tag key is missing or holds a string no
+///    subtype has reads into the fallback, wherever its keys (of any kind)
+///    come: the key order never changes the verdict.
 pub fn check_cbor(profile: &Profile<dyn Pet>, data: &[u8]) {
     let registry_read = |bytes: &[u8]| {
         ciborium::de::from_reader_with_recursion_limit::<Box<dyn Pet>, _>(bytes, CBOR_DEPTH)
@@ -451,6 +473,18 @@ pub fn check_cbor(profile: &Profile<dyn Pet>, data: &[u8]) {
     let profile_json = |v: &(dyn Pet + 'static)| profile.to_string(v).ok();
 
     let item = first_cbor_item(data);
+    let unknown = ciborium::de::from_reader_with_recursion_limit::<Unknown, _>(item, CBOR_DEPTH);
+    let map = ciborium::from_reader::<ciborium::Value, _>(item);
+    if let (Ok(unknown), Ok(map)) = (&unknown, &map) {
+        for (key, read) in [
+            ("type", &registry_read as &dyn Fn(&[u8]) -> _),
+            ("kind", &profile_read),
+        ] {
+            if goes_to_fallback(map, key, &["dog"]) {
+                assert!(read(item).is_ok(), "{unknown:?} ({key}): {:?}", read(item));
+            }
+        }
+    }
     if let Ok(value) = registry_read(item) {
         cbor_round_trip(&*value, registry_write, registry_read, registry_json);
     }

@@ -14,7 +14,7 @@ use serde::de::{
     self, DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess, Unexpected, Visitor,
 };
 
-use crate::buffer::{Buffer, Limit};
+use crate::buffer::{Buffer, Limit, Recorder, NUMBER_TOKEN};
 use crate::rest::{missing_field, HeadFirst, Payload, PrefixReader, Rest, RestSeq};
 use crate::state::set_hoist;
 use crate::tag::{FastTagVisitor, HeadValue, LiteralTable, Static, TagSink, TokenVisitor};
@@ -699,6 +699,12 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
                 None => break,
             }
         }
+        // serde_json's `arbitrary_precision` hands a bare number over as a
+        // one-entry map: refused as the number it is, as without the
+        // feature, not taken for an object without its tag.
+        if let Some(number) = prefix.lone_number().and_then(bare_number) {
+            return Err(A::Error::invalid_type(number, &self));
+        }
         if S::MAY_BE_PRESENCE && s.key().is_none() {
             let index = self.decide(seen)?;
             return self.build(index, prefix.prefix_reader_ended(), map, None);
@@ -730,6 +736,22 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
     }
 }
 
+/// A number by its digits as serde_json reads it without
+/// `arbitrary_precision`: an integer that fits 64 bits, else a float
+/// (`-0` too). `None` for digits that are no number (an object that only
+/// looks like the feature's map).
+#[cold]
+#[inline(never)]
+fn bare_number(digits: &str) -> Option<Unexpected<'_>> {
+    if let Ok(v) = digits.parse::<u64>() {
+        return Some(Unexpected::Unsigned(v));
+    }
+    match digits.parse::<i64>() {
+        Ok(v) if v != 0 => Some(Unexpected::Signed(v)),
+        _ => digits.parse::<f64>().ok().map(Unexpected::Float),
+    }
+}
+
 /// Reads a map key: `true` when it is the tag key, else records it (and in
 /// presence mode notes which subtypes it points to).
 struct KeySeed<'b, 'de, S> {
@@ -757,18 +779,30 @@ impl<'de, S: Subtypes<'de>> KeySeed<'_, 'de, S> {
     fn not_tag<E: de::Error, K: fmt::Display>(&self, key: K) -> Result<(), E> {
         if self.subtypes.require_tag_first() {
             let s = self.subtypes;
-            return Err(not_first(s.key().unwrap_or_default(), s.name(), key));
+            let first = self.prefix.len() == 0;
+            return not_first(first, s.key().unwrap_or_default(), s.name(), key);
         }
         Ok(())
     }
 }
 
+/// `require_tag_first` met another key than the tag.
 #[cold]
 #[inline(never)]
-fn not_first<E: de::Error, K: fmt::Display>(tag: &str, name: &str, key: K) -> E {
-    E::custom(format_args!(
+fn not_first<E: de::Error, K: fmt::Display>(
+    first: bool,
+    tag: &str,
+    name: &str,
+    key: K,
+) -> Result<(), E> {
+    // serde_json's `arbitrary_precision` number: read whole, and refused as
+    // a number (see `bare_number`).
+    if first && key.to_string() == NUMBER_TOKEN {
+        return Ok(());
+    }
+    Err(E::custom(format_args!(
         "the tag `{tag}` of {name} must be the first key (require_tag_first), found `{key}`"
-    ))
+    )))
 }
 
 /// A byte-string key as text, for messages.
@@ -787,7 +821,14 @@ impl<'de, S: Subtypes<'de>> DeserializeSeed<'de> for KeySeed<'_, 'de, S> {
     where
         D: Deserializer<'de>,
     {
-        deserializer.deserialize_identifier(self)
+        // As any value, not as an identifier: a binary format may answer
+        // that only with text or bytes (ciborium does) where its key is an
+        // integer. A key that is no string cannot be the tag; it is
+        // recorded as the format gives it, as the fallback's `Unknown`
+        // reads it after the tag, and a field name asked of it is its text
+        // where the format is human-readable (see `ReplayKey`). serde_json
+        // reads a key the same way for either request.
+        deserializer.deserialize_any(self)
     }
 }
 
@@ -867,6 +908,72 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for KeySeed<'_, 'de, S> {
         }
         self.prefix.first_use();
         self.prefix.push_bool(v);
+        Ok(false)
+    }
+
+    fn visit_i128<E: de::Error>(self, v: i128) -> Result<bool, E> {
+        self.record_other(v, |r| r.visit_i128(v))
+    }
+
+    fn visit_u128<E: de::Error>(self, v: u128) -> Result<bool, E> {
+        self.record_other(v, |r| r.visit_u128(v))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<bool, E> {
+        self.record_other(v, |r| r.visit_f64(v))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<bool, E> {
+        self.record_other(Unexpected::Unit, |r| r.visit_unit())
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<bool, E> {
+        self.record_other(Unexpected::Option, |r| r.visit_none())
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
+        self.record_other(Unexpected::Option, |r| r.visit_some(d))
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<bool, D::Error> {
+        self.record_other(Unexpected::NewtypeStruct, |r| r.visit_newtype_struct(d))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<bool, A::Error> {
+        self.record_other(Unexpected::Seq, |r| r.visit_seq(seq))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<bool, A::Error> {
+        self.record_other(Unexpected::Map, |r| r.visit_map(map))
+    }
+
+    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<bool, A::Error> {
+        self.record_other(Unexpected::Enum, |r| r.visit_enum(data))
+    }
+}
+
+impl<'de, S: Subtypes<'de>> KeySeed<'_, 'de, S> {
+    /// A key of a kind no tag is (a float, a sequence, a map...): recorded
+    /// whole, as a value before the tag is, within `max_buffer`.
+    #[cold]
+    #[inline(never)]
+    fn record_other<E: de::Error>(
+        self,
+        key: impl fmt::Display,
+        record: impl FnOnce(Recorder<'_, 'de>) -> Result<(), E>,
+    ) -> Result<bool, E> {
+        if S::MAY_REQUIRE_TAG_FIRST {
+            self.not_tag(key)?;
+        }
+        let limit = if S::MAY_LIMIT {
+            self.subtypes.limit()
+        } else {
+            None
+        };
+        let depth = crate::state::remaining();
+        self.prefix.first_use();
+        self.prefix
+            .within(limit, |buf| record(buf.recorder(depth)))?;
         Ok(false)
     }
 }

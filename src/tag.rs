@@ -753,7 +753,9 @@ impl<'de> de::DeserializeSeed<'de> for FirstKeySeed {
     type Value = FirstKey<'de>;
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<FirstKey<'de>, D::Error> {
-        d.deserialize_identifier(self)
+        // As the engine asks for an object's keys (see `KeySeed` in
+        // dispatch.rs): a key of another kind is taken as it is.
+        d.deserialize_any(self)
     }
 }
 
@@ -809,6 +811,59 @@ impl<'de> Visitor<'de> for FirstKeySeed {
         buf.push_bytes(v);
         Ok(FirstKey::Other(buf))
     }
+
+    fn visit_borrowed_bytes<E: de::Error>(self, v: &'de [u8]) -> Result<FirstKey<'de>, E> {
+        other_key(|r| r.visit_borrowed_bytes(v))
+    }
+
+    fn visit_i128<E: de::Error>(self, v: i128) -> Result<FirstKey<'de>, E> {
+        other_key(|r| r.visit_i128(v))
+    }
+
+    fn visit_u128<E: de::Error>(self, v: u128) -> Result<FirstKey<'de>, E> {
+        other_key(|r| r.visit_u128(v))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<FirstKey<'de>, E> {
+        other_key(|r| r.visit_f64(v))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<FirstKey<'de>, E> {
+        other_key(|r| r.visit_unit())
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<FirstKey<'de>, E> {
+        other_key(|r| r.visit_none())
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<FirstKey<'de>, D::Error> {
+        other_key(|r| r.visit_some(d))
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<FirstKey<'de>, D::Error> {
+        other_key(|r| r.visit_newtype_struct(d))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<FirstKey<'de>, A::Error> {
+        other_key(|r| r.visit_seq(seq))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<FirstKey<'de>, A::Error> {
+        other_key(|r| r.visit_map(map))
+    }
+
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<FirstKey<'de>, A::Error> {
+        other_key(|r| r.visit_enum(data))
+    }
+}
+
+/// A first key of another kind (a float, a sequence...), recorded whole.
+fn other_key<'de, E>(
+    record: impl FnOnce(Recorder<'_, 'de>) -> Result<(), E>,
+) -> Result<FirstKey<'de>, E> {
+    let mut buf = Buffer::new();
+    record(buf.recorder(crate::state::remaining()))?;
+    Ok(FirstKey::Other(buf))
 }
 
 /// Reads a string value, borrowing when it can.

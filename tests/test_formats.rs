@@ -1129,11 +1129,12 @@ fn errors_in_every_format(
 // RON's map syntax.
 
 /// Like a derived struct, an annotated enum reads RON's struct syntax
-/// `(type: "dog", ...)`, not its map syntax with quoted keys: object keys are
-/// read as identifiers, which RON answers only for bare names. (serde's
-/// `#[serde(tag)]` reads both because it buffers every object.) A fallback
-/// written by RON uses the map syntax, so it reads back as an `Unknown` on
-/// its own, not through the enum.
+/// `(type: "dog", ...)`, not its map syntax with quoted keys: a payload's
+/// keys are read as identifiers, which RON answers only for bare names (the
+/// engine reads the tag key as any value, so the error is at the payload's
+/// first key). (serde's `#[serde(tag)]` reads both because it buffers every
+/// object.) A fallback written by RON uses the map syntax, and reads back
+/// through the enum too.
 #[test]
 fn ron_map_syntax_is_read_as_derived_structs_read_it() {
     #[derive(Debug, Deserialize)]
@@ -1147,7 +1148,7 @@ fn ron_map_syntax_is_read_as_derived_structs_read_it() {
         plain.code,
         ron::error::Error::ExpectedNamedStructLike("Plain")
     );
-    assert_eq!(ours.to_string(), "1:2: Expected identifier");
+    assert_eq!(ours.to_string(), "1:17: Expected identifier");
     let dog: Animal = ron::from_str(r#"(name: "Rex", age: 3, type: "dog")"#).unwrap();
     assert_eq!(
         dog,
@@ -1168,6 +1169,7 @@ fn ron_map_syntax_is_read_as_derived_structs_read_it() {
         unknown.to_json_value().unwrap()
     );
     assert_eq!(back.tag_key(), None, "on its own it knows no tag key");
+    assert_eq!(ron::from_str::<Animal>(&text).unwrap(), cow);
 }
 
 /// `Unknown` on its own reads any self-describing map, RON's included.
@@ -1287,4 +1289,219 @@ fn a_map_without_the_tag_is_not_read_past_its_end() {
     let read: ByField = ciborium::from_reader(&mut rest).unwrap();
     assert_eq!(read, ByField::Named(Named { n: 1 }));
     assert_eq!(rest, &[0x02, 0x02]);
+}
+
+// ---------------------------------------------------------------------------
+// Keys that are not strings (the `cbor` findings `finding-integer-key-*`,
+// now `fuzz/corpus/cbor/regression-integer-key-*`).
+
+/// Which reader a CBOR input goes through, each with its fallback.
+#[derive(Clone, Copy, Debug)]
+enum CborReader {
+    Enum,
+    Boxed,
+    Profiled,
+}
+
+impl CborReader {
+    fn tag(self) -> &'static str {
+        match self {
+            CborReader::Enum => "type",
+            CborReader::Boxed => "shape",
+            CborReader::Profiled => "kind",
+        }
+    }
+
+    /// The value read, written as JSON and back as CBOR; or the error.
+    fn read(self, cbor: &[u8]) -> Result<(String, Vec<u8>), String> {
+        fn read<T: Serialize + DeserializeOwned>(cbor: &[u8]) -> Result<(String, Vec<u8>), String> {
+            let value: T = ciborium::from_reader(cbor).map_err(|e| e.to_string())?;
+            let json = serde_json::to_string(&value).unwrap_or_else(|e| e.to_string());
+            let mut back = Vec::new();
+            ciborium::into_writer(&value, &mut back).unwrap();
+            Ok((json, back))
+        }
+        match self {
+            CborReader::Enum => read::<Animal>(cbor),
+            CborReader::Boxed => read::<ShapeBox>(cbor),
+            CborReader::Profiled => read::<Profiled>(cbor),
+        }
+    }
+}
+
+/// A two-entry CBOR map: `key: 2` and the reader's tag `"x"` (unknown, so
+/// the fallback takes it), the tag first or not.
+fn cbor_with_key(reader: CborReader, key: &[u8], tag_first: bool) -> Vec<u8> {
+    let tag = reader.tag();
+    let mut tag_entry = vec![0x60 + tag.len() as u8];
+    tag_entry.extend_from_slice(tag.as_bytes());
+    tag_entry.extend_from_slice(&[0x61, b'x']);
+    let mut key_entry = key.to_vec();
+    key_entry.push(0x02);
+    let mut cbor = vec![0xa2];
+    if tag_first {
+        cbor.extend(tag_entry.iter().chain(&key_entry));
+    } else {
+        cbor.extend(key_entry.iter().chain(&tag_entry));
+    }
+    cbor
+}
+
+/// `{1: 2, "type": "x"}` reads as `{"type": "x", 1: 2}` does: a key that
+/// is no string cannot be the tag, and is kept as the format gave it (it
+/// was asked for as a field name, which ciborium answers only with text:
+/// ``invalid type: integer `1`, expected str or bytes``).
+#[rstest]
+#[case::enum_key_before_tag(CborReader::Enum, false, r#"{"1":2,"type":"x"}"#)]
+#[case::enum_key_after_tag(CborReader::Enum, true, r#"{"type":"x","1":2}"#)]
+#[case::dyn_key_before_tag(CborReader::Boxed, false, r#"{"1":2,"shape":"x"}"#)]
+#[case::dyn_key_after_tag(CborReader::Boxed, true, r#"{"shape":"x","1":2}"#)]
+#[case::profile_key_before_tag(CborReader::Profiled, false, r#"{"1":2,"kind":"x"}"#)]
+#[case::profile_key_after_tag(CborReader::Profiled, true, r#"{"kind":"x","1":2}"#)]
+fn an_integer_key_reads_the_same_before_and_after_the_tag(
+    #[case] reader: CborReader,
+    #[case] tag_first: bool,
+    #[case] json: &str,
+) {
+    let cbor = cbor_with_key(reader, &[0x01], tag_first);
+    let (read, back) = reader.read(&cbor).unwrap();
+    assert_eq!(read, json);
+    assert_eq!(back, cbor);
+}
+
+/// Keys of every kind CBOR has, before the tag as after it, go to the
+/// fallback and are written back as they came, byte for byte.
+#[rstest]
+fn keys_of_any_kind_are_kept_as_they_came(
+    #[values(CborReader::Enum, CborReader::Boxed, CborReader::Profiled)] reader: CborReader,
+    #[values(true, false)] tag_first: bool,
+    #[values(
+        &[0x20][..],                   // -1
+        &[0x3b, 0x80, 0, 0, 0, 0, 0, 0, 0][..], // -2^63 - 1, beyond i64
+        &[0xf9, 0x3e, 0x00][..],       // 1.5
+        &[0xf5][..],                   // true
+        &[0xf6][..],                   // null
+        &[0x41, 0x01][..],             // the bytes h'01'
+        &[0x81, 0x01][..],             // [1]
+        &[0xa1, 0x01, 0x02][..],       // {1: 2}
+    )]
+    key: &[u8],
+) {
+    let cbor = cbor_with_key(reader, key, tag_first);
+    let (_, back) = reader.read(&cbor).unwrap();
+    assert_eq!(back, cbor);
+}
+
+/// Integer keys in YAML are names to a payload (serde_norway reads a key
+/// `1` as "1" when asked for a field name), before the tag as after it.
+#[rstest]
+#[case::key_before_tag("{1: 2, type: dog, name: Rex, age: 3}")]
+#[case::key_after_tag("{type: dog, 1: 2, name: Rex, age: 3}")]
+fn yaml_integer_keys_are_names_before_the_tag_as_after_it(#[case] yaml: &str) {
+    let read: Animal = serde_norway::from_str(yaml).unwrap();
+    assert_eq!(
+        read,
+        Animal::Dog(Dog {
+            name: "Rex".into(),
+            age: 3
+        })
+    );
+}
+
+// ---------------------------------------------------------------------------
+// serde_json's `arbitrary_precision` (CI's second run, `.ci/run`) hands a
+// number over as a one-entry map, `{"$serde_json::private::Number": "0.4"}`.
+// These run with and without it and expect the same.
+
+/// A bare number where an object is expected is refused as the number it
+/// is, not read as an object without its tag by the fallback.
+#[rstest]
+#[case::enum_float(
+    "0.4",
+    "invalid type: floating point `0.4`, expected a map with a `type` tag for Animal"
+)]
+#[case::enum_integer(
+    "4",
+    "invalid type: integer `4`, expected a map with a `type` tag for Animal"
+)]
+#[case::enum_negative(
+    "-4",
+    "invalid type: integer `-4`, expected a map with a `type` tag for Animal"
+)]
+#[case::enum_negative_zero(
+    "-0",
+    "invalid type: floating point `-0.0`, expected a map with a `type` tag for Animal"
+)]
+#[case::enum_beyond_u64(
+    "18446744073709551616",
+    "invalid type: floating point `1.8446744073709552e+19`, expected a map with a `type` tag for Animal"
+)]
+fn a_bare_number_is_not_an_object(#[case] json: &str, #[case] expected: &str) {
+    let err = serde_json::from_str::<Animal>(json).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!("{expected} at line 1 column {}", json.len())
+    );
+}
+
+/// The same from a `serde_json::Value`. (With `arbitrary_precision` a
+/// `Value` hands over `-0` as the integer 0 and integers beyond 64 bits as
+/// 128-bit ones, without it as floats: serde_json's own difference.)
+#[rstest]
+#[case::float(
+    "0.4",
+    "invalid type: floating point `0.4`, expected a map with a `type` tag for Animal"
+)]
+#[case::integer(
+    "4",
+    "invalid type: integer `4`, expected a map with a `type` tag for Animal"
+)]
+#[case::negative(
+    "-4",
+    "invalid type: integer `-4`, expected a map with a `type` tag for Animal"
+)]
+fn a_bare_number_value_is_not_an_object(#[case] json: &str, #[case] expected: &str) {
+    let value: serde_json::Value = serde_json::from_str(json).unwrap();
+    let err = serde_json::from_value::<Animal>(value).unwrap_err();
+    assert_eq!(err.to_string(), expected);
+}
+
+fn json_error<T: DeserializeOwned>(json: &str) -> String {
+    serde_json::from_str::<T>(json)
+        .map(drop)
+        .unwrap_err()
+        .to_string()
+}
+
+/// The same for a trait object, a profile, presence mode, and inside a
+/// sequence.
+#[rstest]
+#[case::trait_object(
+    json_error::<ShapeBox>("0.4"),
+    "invalid type: floating point `0.4`, expected a map with a `shape` tag for dyn Shape at line 1 column 3"
+)]
+#[case::profile(
+    json_error::<Profiled>("0.4"),
+    "invalid type: floating point `0.4`, expected a map with a `kind` tag for profile of dyn Shape at line 1 column 3"
+)]
+#[case::presence(
+    json_error::<Employee>("0.4"),
+    "invalid type: floating point `0.4`, expected a map for Employee at line 1 column 3"
+)]
+#[case::in_a_sequence(
+    json_error::<Vec<Animal>>(r#"[{"type": "fish"}, 0.4]"#),
+    "invalid type: floating point `0.4`, expected a map with a `type` tag for Animal at line 1 column 22"
+)]
+fn a_bare_number_is_not_an_object_anywhere(#[case] error: String, #[case] expected: &str) {
+    assert_eq!(error, expected);
+}
+
+/// An object that only looks like the feature's number map (its digits are
+/// no number) is an object without its tag, for the fallback.
+#[test]
+fn a_number_look_alike_is_an_object() {
+    let json = r#"{"$serde_json::private::Number":"abc"}"#;
+    let read: Animal = serde_json::from_str(json).unwrap();
+    assert!(matches!(read, Animal::Other(_)), "{read:?}");
+    assert_eq!(serde_json::to_string(&read).unwrap(), json);
 }

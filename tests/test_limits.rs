@@ -164,6 +164,23 @@ fn strict_refuses_a_key_before_the_tag(#[case] json: &str, #[case] expected: &st
     assert_eq!(err.to_string(), expected);
 }
 
+/// A bare number is refused as a number, also with serde_json's
+/// `arbitrary_precision` (which hands it over as a one-entry map whose key
+/// is not the tag): the same error in both of CI's runs.
+#[test]
+fn strict_and_bounded_refuse_a_bare_number_as_a_number() {
+    let err = serde_json::from_str::<Strict>("0.4").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid type: floating point `0.4`, expected a map with a `type` tag for Strict at line 1 column 3"
+    );
+    let err = serde_json::from_str::<Bounded>("-7").unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid type: integer `-7`, expected a map with a `type` tag for Bounded at line 1 column 2"
+    );
+}
+
 #[test]
 fn strict_names_non_string_keys() {
     // YAML keys may be integers; the tag is never one.

@@ -318,6 +318,23 @@ impl<'de> Buffer<'de> {
     pub(crate) fn reader_at(&self, pos: usize) -> Reader<'_, 'de> {
         Reader { buf: self, pos }
     }
+
+    /// The digits, when the buffer holds one entry, `NUMBER_TOKEN` and a
+    /// string: the map serde_json's `arbitrary_precision` makes of a bare
+    /// number (as recorded by the engine's key loop).
+    pub(crate) fn lone_number(&self) -> Option<&str> {
+        if self.code.is_empty() || self.str_at(0) != Some(NUMBER_TOKEN) {
+            return None;
+        }
+        let mut r = self.reader_at(0);
+        r.skip();
+        if r.pos >= self.len() {
+            return None;
+        }
+        let digits = self.str_at(r.pos)?;
+        r.skip();
+        (r.pos == self.len()).then_some(digits)
+    }
 }
 
 impl Drop for Buffer<'_> {

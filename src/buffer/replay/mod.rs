@@ -312,8 +312,9 @@ impl<'de, E: de::Error> Deserializer<'de> for Replay<'_, '_, 'de, E> {
 
     // Keys replay through these: a borrowed string, the common case, skips
     // the dispatch over every code.
+    // A field name may be a key's text (see below); a string may not.
     strings! {
-        deserialize_str deserialize_string deserialize_identifier
+        deserialize_str false, deserialize_string false, deserialize_identifier true,
     }
 }
 
@@ -330,7 +331,7 @@ macro_rules! typed {
 use typed;
 
 macro_rules! strings {
-    ($($method:ident)*) => {
+    ($($method:ident $field_name:literal,)*) => {
         $(
             #[inline]
             fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, E> {
@@ -351,6 +352,14 @@ macro_rules! strings {
                     BYTES_OWNED => {
                         reader.pos += 1;
                         visitor.visit_bytes(reader.owned())
+                    }
+                    // A boolean or integer key of a human-readable format
+                    // (YAML) is its text, as that format names it when
+                    // asked, not a number, which serde's derive takes for a
+                    // field's index. serde_json's keys are strings: only
+                    // keys of other formats, before the tag, reach here.
+                    BOOL_FALSE..=I64 if $field_name && self.human_readable => {
+                        visitor.visit_str(&key_text::<E>(reader)?)
                     }
                     // Variant and field indexes of binary formats.
                     U8 | U16 | U32 | U64 => {
@@ -670,5 +679,35 @@ pub(crate) fn without_position(error: serde_json::Error) -> String {
     match message.strip_suffix(&suffix) {
         Some(text) => text.to_owned(),
         None => message,
+    }
+}
+
+/// The text of the boolean or integer at the reader's position.
+#[cold]
+#[inline(never)]
+fn key_text<E: de::Error>(reader: &mut Reader<'_, '_>) -> Result<String, E> {
+    replay_any(reader, true, KeyText)
+}
+
+/// A boolean or integer key's text.
+struct KeyText;
+
+impl Visitor<'_> for KeyText {
+    type Value = String;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a boolean or an integer")
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<String, E> {
+        Ok(v.to_string())
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<String, E> {
+        Ok(v.to_string())
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<String, E> {
+        Ok(v.to_string())
     }
 }
