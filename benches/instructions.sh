@@ -7,6 +7,10 @@
 #
 # Usage: benches/instructions.sh [REGEX]     (paths whose name matches; all by default)
 #        FEATURES=exact_numbers benches/instructions.sh ...   (the build with crate features)
+#        CARGO_PROFILE_BENCH_CODEGEN_UNITS=1 CARGO_TARGET_DIR=/tmp/t-cgu1 benches/instructions.sh
+#            (for before/after comparisons: in the default build the bench binary's
+#            split into 16 codegen units moves counts by up to 4% when unrelated code
+#            moves or the checkout lives elsewhere; with one unit they hold to 0.1%)
 # Output: a markdown table, with each path's ratio to its base (the limit).
 set -euo pipefail
 cd "$(dirname "$0")/.."
