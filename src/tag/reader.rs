@@ -1,0 +1,552 @@
+//! The tag readers: `TagSink`, where a tag value is recorded for the
+//! payload or the fallback; the one shared reader (`TagVisitor` through
+//! `dyn Lookup`), the per-table `FastTagVisitor`, the `TokenVisitor` every
+//! table shares when nothing is recorded, and `read_typed_tag` for
+//! `tag_type` tags.
+
+use core::fmt;
+use core::marker::PhantomData;
+
+use serde::de::{
+    self, Deserialize, Deserializer, EnumAccess, MapAccess, SeqAccess, Unexpected, Visitor,
+};
+use serde::ser::Serialize;
+
+use super::first_key::{FirstKey, FirstKeySeed, Resumed, TextSeed};
+use super::{unknown_tag, unknown_typed_tag, Expected, Found, HeadValue, Literal, LiteralTable};
+use crate::buffer::{Buffer, Recorder};
+
+/// Where an unknown tag value is recorded when the enum has a fallback, so
+/// the fallback sees the whole object.
+pub struct TagSink<'a, 'de> {
+    pub(crate) buf: &'a mut Buffer<'de>,
+    /// The tag key, recorded just before a value is (so a known tag costs
+    /// no buffer at all).
+    pub(crate) key: &'a str,
+    /// Whether an unknown value goes to a fallback (else it is an error).
+    pub(crate) fallback: bool,
+    /// `visible`: a known value is recorded too, for the payload to read.
+    pub(crate) visible: bool,
+    /// Where a nested child's tag is kept when it needs no buffer (a
+    /// borrowed string, an integer, a bool).
+    pub(crate) head: Option<&'a mut Option<HeadValue<'de>>>,
+}
+
+/// A table of literal tags as a value: the generated constant tables, or a
+/// registry built at run time.
+pub(crate) trait Lookup {
+    fn key(&self) -> &str;
+    /// The subtype a tag selects; `Err` with a message for a tag two
+    /// subtypes claim.
+    fn lookup(&self, found: Found<'_>) -> Result<Option<u32>, String>;
+    fn is_nested(&self, index: u32) -> bool {
+        let _ = index;
+        false
+    }
+    fn expected(&self) -> Vec<Literal>;
+}
+
+/// A generated table as a `Lookup`.
+pub(crate) struct Static<T>(pub(crate) PhantomData<T>);
+
+impl<T: LiteralTable> Lookup for Static<T> {
+    #[inline]
+    fn key(&self) -> &str {
+        T::KEY
+    }
+
+    #[inline]
+    fn lookup(&self, found: Found<'_>) -> Result<Option<u32>, String> {
+        Ok(T::lookup(found))
+    }
+
+    #[inline]
+    fn is_nested(&self, index: u32) -> bool {
+        T::is_nested(index)
+    }
+
+    fn expected(&self) -> Vec<Literal> {
+        T::expected()
+    }
+}
+
+/// Reads a tag value and looks it up, allocating nothing for a known tag.
+/// `Ok(None)` means unknown and recorded in the sink; without a sink an
+/// unknown tag is an error.
+pub(crate) struct TagVisitor<'a, 'de> {
+    pub(crate) table: &'a (dyn Lookup + 'static),
+    pub(crate) sink: Option<TagSink<'a, 'de>>,
+}
+
+impl<'de> TagVisitor<'_, 'de> {
+    /// A number given by its digits: matched as serde_json would read it.
+    fn number<E: de::Error>(self, digits: &str) -> Result<Option<u32>, E> {
+        let found = if let Ok(v) = digits.parse::<u64>() {
+            Found::U64(v)
+        } else if let Ok(v) = digits.parse::<i64>() {
+            Found::I64(v)
+        } else if let Ok(v) = digits.parse::<u128>() {
+            Found::U128(v)
+        } else if let Ok(v) = digits.parse::<i128>() {
+            Found::I128(v)
+        } else {
+            match digits.parse::<f64>() {
+                Ok(v) => Found::Float(v),
+                Err(_) => return Err(E::invalid_value(Unexpected::Str(digits), &"a number")),
+            }
+        };
+        // Written back as read: an integer tag keeps its exact digits.
+        let exact = matches!(found, Found::U64(_) | Found::I64(_)) && found.to_string() == digits;
+        self.found(found, |r| {
+            if exact {
+                match found {
+                    Found::U64(v) => r.visit_u64(v),
+                    Found::I64(v) => r.visit_i64(v),
+                    _ => Ok(()),
+                }
+            } else {
+                r.number(digits);
+                Ok(())
+            }
+        })
+    }
+
+    #[inline]
+    fn found<E: de::Error>(
+        self,
+        found: Found<'_>,
+        record: impl FnOnce(Recorder<'_, 'de>) -> Result<(), E>,
+    ) -> Result<Option<u32>, E> {
+        self.found_or_head(found, None, record)
+    }
+
+    /// `found`, with the value as a nested child could be handed it again
+    /// without a buffer (`head`), where the value allows.
+    #[inline]
+    fn found_or_head<E: de::Error>(
+        self,
+        found: Found<'_>,
+        head: Option<HeadValue<'de>>,
+        record: impl FnOnce(Recorder<'_, 'de>) -> Result<(), E>,
+    ) -> Result<Option<u32>, E> {
+        let table = self.table;
+        match table.lookup(found).map_err(E::custom)? {
+            Some(index) if table.is_nested(index) => {
+                // The nested child reads the tag again: keep the value.
+                if let Some(sink) = self.sink {
+                    match (head, sink.head) {
+                        (Some(value), Some(slot)) => *slot = Some(value),
+                        _ => {
+                            sink.buf.push_str(sink.key);
+                            record(sink.buf.recorder(crate::state::remaining()))?;
+                        }
+                    }
+                }
+                Ok(Some(index))
+            }
+            Some(index) => {
+                if let Some(sink) = self.sink.filter(|s| s.visible) {
+                    sink.buf.push_str(sink.key);
+                    record(sink.buf.recorder(crate::state::remaining()))?;
+                }
+                Ok(Some(index))
+            }
+            None => self.unknown(|| unknown_tag(found, &table.expected()), record),
+        }
+    }
+
+    fn unknown<E>(
+        self,
+        error: impl FnOnce() -> E,
+        record: impl FnOnce(Recorder<'_, 'de>) -> Result<(), E>,
+    ) -> Result<Option<u32>, E> {
+        match self.sink {
+            Some(sink) if sink.fallback => {
+                sink.buf.push_str(sink.key);
+                record(sink.buf.recorder(crate::state::remaining()))?;
+                Ok(None)
+            }
+            _ => Err(error()),
+        }
+    }
+
+    fn wrong_kind<E: de::Error>(
+        self,
+        what: Unexpected<'_>,
+        record: impl FnOnce(Recorder<'_, 'de>) -> Result<(), E>,
+    ) -> Result<Option<u32>, E> {
+        let message = format!(
+            "a subtype tag in `{}`, one of {}",
+            self.table.key(),
+            Expected(&self.table.expected())
+        );
+        self.unknown(|| E::invalid_type(what, &message.as_str()), record)
+    }
+}
+
+impl<'de> Visitor<'de> for TagVisitor<'_, 'de> {
+    type Value = Option<u32>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "a subtype tag in `{}`, one of {}",
+            self.table.key(),
+            Expected(&self.table.expected())
+        )
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Option<u32>, E> {
+        self.found_or_head(Found::Bool(v), Some(HeadValue::Bool(v)), |r| {
+            r.visit_bool(v)
+        })
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Option<u32>, E> {
+        // A format that hands out signed integers for small values (CBOR
+        // readers do) must still match `name = 3`.
+        let found = match u64::try_from(v) {
+            Ok(u) => Found::U64(u),
+            Err(_) => Found::I64(v),
+        };
+        self.found_or_head(found, Some(HeadValue::I64(v)), |r| r.visit_i64(v))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Option<u32>, E> {
+        self.found_or_head(Found::U64(v), Some(HeadValue::U64(v)), |r| r.visit_u64(v))
+    }
+
+    fn visit_i128<E: de::Error>(self, v: i128) -> Result<Option<u32>, E> {
+        let found = match (i64::try_from(v), u64::try_from(v)) {
+            (_, Ok(u)) => Found::U64(u),
+            (Ok(i), _) => Found::I64(i),
+            _ => Found::I128(v),
+        };
+        self.found(found, |r| r.visit_i128(v))
+    }
+
+    fn visit_u128<E: de::Error>(self, v: u128) -> Result<Option<u32>, E> {
+        let found = match u64::try_from(v) {
+            Ok(u) => Found::U64(u),
+            Err(_) => Found::U128(v),
+        };
+        self.found(found, |r| r.visit_u128(v))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Option<u32>, E> {
+        self.found(Found::Float(v), |r| r.visit_f64(v))
+    }
+
+    fn visit_char<E: de::Error>(self, v: char) -> Result<Option<u32>, E> {
+        self.found(Found::Str(v.encode_utf8(&mut [0; 4])), |r| r.visit_char(v))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Option<u32>, E> {
+        self.found(Found::Str(v), |r| r.visit_str(v))
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Option<u32>, E> {
+        self.found_or_head(Found::Str(v), Some(HeadValue::Str(v)), |r| {
+            r.visit_borrowed_str(v)
+        })
+    }
+
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Option<u32>, E> {
+        match core::str::from_utf8(v) {
+            Ok(s) => self.found(Found::Str(s), |r| r.visit_bytes(v)),
+            Err(_) => self.wrong_kind(Unexpected::Bytes(v), |r| r.visit_bytes(v)),
+        }
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Option<u32>, E> {
+        self.wrong_kind(Unexpected::Unit, |r| r.visit_unit())
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Option<u32>, E> {
+        self.wrong_kind(Unexpected::Option, |r| r.visit_none())
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<u32>, D::Error> {
+        self.wrong_kind(Unexpected::Option, |r| r.visit_some(d))
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Option<u32>, D::Error> {
+        self.wrong_kind(Unexpected::NewtypeStruct, |r| r.visit_newtype_struct(d))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Option<u32>, A::Error> {
+        self.wrong_kind(Unexpected::Seq, |r| r.visit_seq(seq))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Option<u32>, A::Error> {
+        // serde_json's `arbitrary_precision` hands every number over as a
+        // one-entry map; look at the first key before calling it a map.
+        // Nothing is allocated on the way when the key and digits borrow.
+        let first = map.next_key_seed(FirstKeySeed)?;
+        if let Some(FirstKey::Number) = first {
+            let digits = map.next_value_seed(TextSeed)?;
+            return self.number(digits.as_str());
+        }
+        let human_readable = self.sink.as_ref().is_some_and(|s| s.buf.human_readable());
+        self.wrong_kind(Unexpected::Map, |r| {
+            r.visit_map(Resumed {
+                first,
+                human_readable,
+                map,
+            })
+        })
+    }
+
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Option<u32>, A::Error> {
+        self.wrong_kind(Unexpected::Enum, |r| r.visit_enum(data))
+    }
+}
+
+/// The tag reader of one table (an enum's generated one, a registry): a
+/// known tag is found by the table's own lookup, inlined; everything else
+/// (unknown tags, recording for a fallback, `nested` and `visible`
+/// subtypes, other kinds of values) goes to the one shared reader through
+/// `dyn`, which compiles once per format where a reader per table compiled
+/// its whole set of methods per enum and per trait.
+pub(crate) struct FastTagVisitor<'a, 'de, L> {
+    pub(crate) table: &'a L,
+    pub(crate) sink: Option<TagSink<'a, 'de>>,
+}
+
+impl<L: Lookup> FastTagVisitor<'_, '_, L> {
+    /// The subtype, when nothing more than finding it is to be done.
+    #[inline(always)]
+    fn known(&self, found: Found<'_>) -> Option<u32> {
+        let index = self.table.lookup(found).ok()??;
+        match &self.sink {
+            Some(sink) if sink.visible || self.table.is_nested(index) => None,
+            _ => Some(index),
+        }
+    }
+}
+
+impl<'de, L: Lookup + 'static> Visitor<'de> for FastTagVisitor<'_, 'de, L> {
+    type Value = Option<u32>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let table = self.table;
+        write!(
+            f,
+            "a subtype tag in `{}`, one of {}",
+            table.key(),
+            Expected(&table.expected())
+        )
+    }
+
+    #[inline]
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Option<u32>, E> {
+        match self.known(Found::Str(v)) {
+            Some(index) => Ok(Some(index)),
+            None => shared(self.table, self.sink, |t| t.visit_borrowed_str(v)),
+        }
+    }
+
+    #[inline]
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Option<u32>, E> {
+        match self.known(Found::Str(v)) {
+            Some(index) => Ok(Some(index)),
+            None => shared(self.table, self.sink, |t| t.visit_str(v)),
+        }
+    }
+
+    #[inline]
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Option<u32>, E> {
+        match self.known(Found::U64(v)) {
+            Some(index) => Ok(Some(index)),
+            None => shared(self.table, self.sink, |t| t.visit_u64(v)),
+        }
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Option<u32>, E> {
+        shared(self.table, self.sink, |t| t.visit_bool(v))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Option<u32>, E> {
+        shared(self.table, self.sink, |t| t.visit_i64(v))
+    }
+
+    fn visit_i128<E: de::Error>(self, v: i128) -> Result<Option<u32>, E> {
+        shared(self.table, self.sink, |t| t.visit_i128(v))
+    }
+
+    fn visit_u128<E: de::Error>(self, v: u128) -> Result<Option<u32>, E> {
+        shared(self.table, self.sink, |t| t.visit_u128(v))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Option<u32>, E> {
+        shared(self.table, self.sink, |t| t.visit_f64(v))
+    }
+
+    fn visit_char<E: de::Error>(self, v: char) -> Result<Option<u32>, E> {
+        shared(self.table, self.sink, |t| t.visit_char(v))
+    }
+
+    fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Option<u32>, E> {
+        shared(self.table, self.sink, |t| t.visit_bytes(v))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Option<u32>, E> {
+        shared(self.table, self.sink, |t| t.visit_unit())
+    }
+
+    fn visit_none<E: de::Error>(self) -> Result<Option<u32>, E> {
+        shared(self.table, self.sink, |t| t.visit_none())
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<u32>, D::Error> {
+        shared(self.table, self.sink, |t| t.visit_some(d))
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Option<u32>, D::Error> {
+        shared(self.table, self.sink, |t| t.visit_newtype_struct(d))
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Option<u32>, A::Error> {
+        shared(self.table, self.sink, |t| t.visit_seq(seq))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Option<u32>, A::Error> {
+        shared(self.table, self.sink, |t| t.visit_map(map))
+    }
+
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Option<u32>, A::Error> {
+        shared(self.table, self.sink, |t| t.visit_enum(data))
+    }
+}
+
+/// The tag reader when nothing is to be recorded (`sink` is `None`): one
+/// for every table, so a format's `deserialize_any` is compiled once for
+/// it instead of once per enum (issue 15). The table's own lookup, a
+/// generated `match`, is reached through a function pointer. An unknown
+/// tag is reported from inside the visitor, so the format gives the
+/// error the position of the tag.
+pub(crate) struct TokenVisitor<'a> {
+    pub(crate) table: &'a (dyn Lookup + 'static),
+    pub(crate) lookup: fn(Found<'_>) -> Option<u32>,
+}
+
+impl TokenVisitor<'_> {
+    #[inline]
+    fn shared<'de>(&self) -> TagVisitor<'_, 'de> {
+        TagVisitor {
+            table: self.table,
+            sink: None,
+        }
+    }
+}
+
+macro_rules! token_visits {
+    ($($visit:ident($($arg:ident: $ty:ty),*))*) => {
+        $(
+            fn $visit<E: de::Error>(self, $($arg: $ty),*) -> Result<Option<u32>, E> {
+                self.shared().$visit($($arg),*)
+            }
+        )*
+    };
+}
+
+impl<'de> Visitor<'de> for TokenVisitor<'_> {
+    type Value = Option<u32>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.shared().expecting(f)
+    }
+
+    #[inline]
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Option<u32>, E> {
+        match (self.lookup)(Found::Str(v)) {
+            Some(index) => Ok(Some(index)),
+            None => self.shared().visit_borrowed_str(v),
+        }
+    }
+
+    #[inline]
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Option<u32>, E> {
+        match (self.lookup)(Found::Str(v)) {
+            Some(index) => Ok(Some(index)),
+            None => self.shared().visit_str(v),
+        }
+    }
+
+    #[inline]
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Option<u32>, E> {
+        match (self.lookup)(Found::U64(v)) {
+            Some(index) => Ok(Some(index)),
+            None => self.shared().visit_u64(v),
+        }
+    }
+
+    token_visits! {
+        visit_bool(v: bool) visit_i64(v: i64) visit_i128(v: i128)
+        visit_u128(v: u128) visit_f64(v: f64) visit_char(v: char) visit_bytes(v: &[u8])
+        visit_unit() visit_none()
+    }
+
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<u32>, D::Error> {
+        self.shared().visit_some(d)
+    }
+
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Option<u32>, D::Error> {
+        self.shared().visit_newtype_struct(d)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Option<u32>, A::Error> {
+        self.shared().visit_seq(seq)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Option<u32>, A::Error> {
+        self.shared().visit_map(map)
+    }
+
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Option<u32>, A::Error> {
+        self.shared().visit_enum(data)
+    }
+}
+
+/// The shared reader for `table`.
+#[inline]
+fn shared<'a, 'de, R>(
+    table: &'a (dyn Lookup + 'static),
+    sink: Option<TagSink<'a, 'de>>,
+    visit: impl FnOnce(TagVisitor<'a, 'de>) -> R,
+) -> R {
+    visit(TagVisitor { table, sink })
+}
+
+/// `Dispatch::read_tag` for `tag_type` tags: the tag type's own
+/// `Deserialize` reads the value, `lookup` compares it with each variant's.
+/// With a sink, the raw value is recorded first so an unreadable or unknown
+/// value can still go to the fallback.
+pub fn read_typed_tag<'de, K, D>(
+    deserializer: D,
+    sink: Option<TagSink<'_, 'de>>,
+    lookup: impl Fn(&K) -> Option<u32>,
+    expected: impl FnOnce() -> Vec<K>,
+) -> Result<Option<u32>, D::Error>
+where
+    K: Deserialize<'de> + Serialize,
+    D: Deserializer<'de>,
+{
+    match sink.filter(|s| s.fallback) {
+        None => {
+            let found = K::deserialize(deserializer)?;
+            match lookup(&found) {
+                Some(index) => Ok(Some(index)),
+                None => Err(unknown_typed_tag(&found, &expected())),
+            }
+        }
+        Some(sink) => {
+            sink.buf.push_str(sink.key);
+            let start = sink.buf.len();
+            sink.buf.record(deserializer, crate::state::remaining())?;
+            let mut reader = sink.buf.reader_at(start);
+            let value = reader.next_value::<de::value::Error>(sink.buf.human_readable());
+            Ok(K::deserialize(value).ok().and_then(|k| lookup(&k)))
+        }
+    }
+}
