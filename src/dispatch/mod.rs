@@ -1,0 +1,529 @@
+//! The dispatch engine: one walk over an object's keys picks the subtype.
+//!
+//! Keys before the tag are recorded in a [`Buffer`](crate::buffer::Buffer);
+//! the tag's value is looked up in place; the chosen subtype then reads a
+//! map that replays the buffered prefix and streams the rest of the live
+//! map. With the tag first nothing is buffered at all. After the tag, a
+//! second tag key is an error wherever it comes, including inside the
+//! streamed rest.
+//!
+//! Here are what generated code and the registries call (`Dispatch`,
+//! `Subtypes` and the entry functions); the walk is in `walk`, and the keys
+//! and tag value it reads in `key`.
+
+use core::marker::PhantomData;
+
+use serde::de::{self, Deserializer};
+
+use crate::buffer::Limit;
+use crate::rest::{HeadFirst, Payload};
+use crate::tag::{FastTagVisitor, HeadValue, LiteralTable, Static, TagSink, TokenVisitor};
+
+mod key;
+mod walk;
+
+use self::walk::DispatchVisitor;
+
+/// What generated code provides for an annotated enum.
+pub trait Dispatch<'de>: Sized {
+    /// The tag key, e.g. `"type"`; `None` in presence mode.
+    const KEY: Option<&'static str>;
+
+    /// The enum's name, for messages.
+    const NAME: &'static str;
+
+    /// The fallback variant's index.
+    const FALLBACK: Option<u32> = None;
+
+    /// Presence mode: the variant names, for messages.
+    const VARIANTS: &'static [&'static str] = &[];
+
+    /// Presence mode: every deciding field, for messages.
+    const FIELDS: &'static [&'static str] = &[];
+
+    /// Presence mode: when several variants match, the first declared wins
+    /// instead of an error.
+    const FIRST_MATCH: bool = false;
+
+    /// Whether some variant is `nested` (its payload reads the tag again).
+    const NESTED: bool = false;
+
+    /// `max_depth = N`: how deeply values may nest.
+    const MAX_DEPTH: u32 = crate::state::DEFAULT_MAX_DEPTH;
+
+    /// `max_buffer = N`: how many bytes may be buffered before the tag.
+    const MAX_BUFFER: Option<usize> = None;
+
+    /// `require_tag_first`: a key before the tag is an error.
+    const REQUIRE_TAG_FIRST: bool = false;
+
+    /// `exact_numbers`: entries before the tag keep numbers beyond 64 bits.
+    const EXACT_NUMBERS: bool = false;
+
+    /// `#[serde(expecting = "...")]`: what a value of the wrong type is
+    /// told was expected, instead of our own wording.
+    const EXPECTING: Option<&'static str> = None;
+
+    /// `visible`: whether some variant's payload reads the tag entry too.
+    const VISIBLE: bool = false;
+
+    /// `visible`: whether variant `index`'s payload reads the tag entry.
+    #[inline]
+    fn is_visible(index: u32) -> bool {
+        let _ = index;
+        false
+    }
+
+    /// Whether variant `index` is `nested`.
+    #[inline]
+    fn is_nested(index: u32) -> bool {
+        let _ = index;
+        false
+    }
+
+    /// Reads a tag value and returns the index of the variant it selects.
+    /// With a sink, an unknown value is recorded there and `Ok(None)` comes
+    /// back; without, it is the unknown-tag error.
+    fn read_tag<D>(tag: D, sink: Option<TagSink<'_, 'de>>) -> Result<Option<u32>, D::Error>
+    where
+        D: Deserializer<'de>;
+
+    /// `read_tag` with nothing to record: generated code for literal tags
+    /// reads it with the reader every table shares.
+    #[inline]
+    fn read_known_tag<D>(tag: D) -> Result<Option<u32>, D::Error>
+    where
+        D: Deserializer<'de>,
+    {
+        Self::read_tag(tag, None)
+    }
+
+    /// Presence mode: the set of variants (bit `i` for variant `i`) that
+    /// list `field` in `when_field`.
+    #[inline]
+    fn presence(field: &str) -> u128 {
+        let _ = field;
+        0
+    }
+
+    /// Builds variant `index` from the rest of its object.
+    fn build<P>(index: u32, payload: P) -> Result<Self, <P as Deserializer<'de>>::Error>
+    where
+        P: Payload<'de>;
+
+    /// Builds the `nested` variant `index`, whose child's tag `head` this
+    /// level has already read, from the rest of the object. Generated code
+    /// hands plain `nested` variants straight to the child's `build_tagged`.
+    #[inline]
+    fn build_head<P>(
+        index: u32,
+        head: HeadValue<'de>,
+        payload: P,
+    ) -> Result<Self, <P as Deserializer<'de>>::Error>
+    where
+        P: Payload<'de>,
+    {
+        build_head_first::<Self, P>(index, head, payload)
+    }
+
+    /// Builds the variant that `head`, a tag read by an enclosing level,
+    /// selects, from the rest of the object. Generated code for literal tags
+    /// resolves it without a second walk over the object.
+    #[inline]
+    fn build_tagged<P>(
+        head: HeadValue<'de>,
+        payload: P,
+    ) -> Result<Self, <P as Deserializer<'de>>::Error>
+    where
+        P: Payload<'de>,
+    {
+        let key = Self::KEY.unwrap_or_default();
+        deserialize::<Self, _>(HeadFirst::new(head, key, payload))
+    }
+}
+
+/// `Dispatch::build_head` through the serde-derived reader, for a `nested`
+/// variant with serde attributes of its own: the child is handed its tag
+/// entry first and reads the object again.
+pub fn build_head_first<'de, T, P>(
+    index: u32,
+    head: HeadValue<'de>,
+    payload: P,
+) -> Result<T, <P as Deserializer<'de>>::Error>
+where
+    T: Dispatch<'de>,
+    P: Payload<'de>,
+{
+    let key = T::KEY.unwrap_or_default();
+    T::build(index, HeadFirst::new(head, key, payload))
+}
+
+/// The engine's view of one set of subtypes: an enum (constant tables from
+/// generated code), a trait's registry or a profile (tables built at run
+/// time). Indexes are the subtypes' positions in the set.
+pub trait Subtypes<'de> {
+    /// What reading produces.
+    type Value;
+
+    /// The tag key; `None` in presence mode.
+    fn key(&self) -> Option<&str>;
+
+    /// The tag key when it lives forever, so a replay of our own buffer may
+    /// hand the tag entry first (see `state::HOIST`).
+    fn hoist_key(&self) -> Option<&'static str> {
+        None
+    }
+
+    /// The set's name (`Animal`, `dyn Shape`), for messages.
+    fn name(&self) -> &str;
+
+    /// The set's own words for what a value of the wrong type lacks.
+    fn expecting(&self) -> Option<&str> {
+        None
+    }
+
+    /// The fallback's index.
+    fn fallback(&self) -> Option<u32>;
+
+    /// Presence mode: on several matches, the first declared wins.
+    fn first_match(&self) -> bool {
+        false
+    }
+
+    /// Whether any subtype is `nested` (reads the tag again).
+    fn any_nested(&self) -> bool {
+        false
+    }
+
+    /// Whether subtype `index` is `nested`.
+    fn is_nested(&self, index: u32) -> bool {
+        let _ = index;
+        false
+    }
+
+    /// `visible`: whether some subtype reads the tag entry too.
+    fn any_visible(&self) -> bool {
+        false
+    }
+
+    /// `visible`: whether subtype `index` reads the tag entry too.
+    fn is_visible(&self, index: u32) -> bool {
+        let _ = index;
+        false
+    }
+
+    /// Reads a tag value: `Ok(Some(index))`, `Ok(None)` for an unknown tag
+    /// recorded in the sink (fallback), or the unknown-tag error.
+    fn read_tag<D>(&self, tag: D, sink: Option<TagSink<'_, 'de>>) -> Result<Option<u32>, D::Error>
+    where
+        D: Deserializer<'de>;
+
+    /// `read_tag` with nothing to record.
+    #[inline]
+    fn read_known_tag<D>(&self, tag: D) -> Result<Option<u32>, D::Error>
+    where
+        D: Deserializer<'de>,
+    {
+        self.read_tag(tag, None)
+    }
+
+    /// Presence mode: the subtypes (bit `i` for index `i`) that `field` picks.
+    fn presence(&self, field: &str) -> u128 {
+        let _ = field;
+        0
+    }
+
+    /// Presence mode: the deciding fields, for messages.
+    fn fields(&self) -> Vec<&str> {
+        Vec::new()
+    }
+
+    /// The name of subtype `index`, for messages.
+    fn subtype_name(&self, index: u32) -> &str;
+
+    /// How deeply this level's values may nest, counting the levels around it.
+    fn max_depth(&self) -> u32 {
+        crate::state::DEFAULT_MAX_DEPTH
+    }
+
+    /// `max_buffer`: how many bytes of an object may be buffered before its
+    /// tag (in presence mode, of the whole object). A set with a limit
+    /// returns `None` from `hoist_key`, so a replayed object shows its keys
+    /// in their order and the limit sees what the input held.
+    fn limit(&self) -> Option<Limit> {
+        None
+    }
+
+    /// `require_tag_first`: a key before the tag is an error (a set that
+    /// says so does not hoist either).
+    fn require_tag_first(&self) -> bool {
+        false
+    }
+
+    /// Whether the tag entry may be kept for a subtype (a fallback, a
+    /// `nested` child or a `visible` payload reads it). A constant, as
+    /// `MAY_BE_EXACT`: an enum with none of them does not compile that path.
+    const MAY_KEEP_TAG: bool = true;
+
+    /// Whether `key` can be `None` (presence mode). A constant, as above.
+    const MAY_BE_PRESENCE: bool = true;
+
+    /// Whether `limit` can be `Some`. A constant, as above.
+    const MAY_LIMIT: bool = true;
+
+    /// Whether `require_tag_first` can be true. A constant, as above.
+    const MAY_REQUIRE_TAG_FIRST: bool = true;
+
+    /// Whether `exact_numbers` can be true: a constant, so that for an enum
+    /// without it the walk does not compile the text reader (rustc drops a
+    /// branch on a constant before it instantiates what the branch calls;
+    /// it does not for a method's result).
+    const MAY_BE_EXACT: bool = false;
+
+    /// `exact_numbers`: entries before the tag are recorded from
+    /// serde_json's text where it is the format (see `exact.rs`).
+    fn exact_numbers(&self) -> bool {
+        false
+    }
+
+    /// Whether payloads are read through a type-erased deserializer, whose
+    /// errors would lose their position; the engine then keeps the original.
+    fn erased(&self) -> bool {
+        false
+    }
+
+    /// Reads subtype `index` from the rest of the object.
+    fn build<P>(
+        &self,
+        index: u32,
+        payload: P,
+    ) -> Result<Self::Value, <P as Deserializer<'de>>::Error>
+    where
+        P: Payload<'de>;
+
+    /// Reads `nested` subtype `index`, whose child's tag `head` was read
+    /// here, from the rest of the object.
+    fn build_head<P>(
+        &self,
+        index: u32,
+        head: HeadValue<'de>,
+        payload: P,
+    ) -> Result<Self::Value, <P as Deserializer<'de>>::Error>
+    where
+        P: Payload<'de>,
+    {
+        let key = self.key().unwrap_or_default();
+        self.build(index, HeadFirst::new(head, key, payload))
+    }
+}
+
+/// An annotated enum as a set of subtypes.
+pub struct EnumSubtypes<T>(PhantomData<T>);
+
+impl<'de, T: Dispatch<'de>> Subtypes<'de> for EnumSubtypes<T> {
+    type Value = T;
+
+    #[inline]
+    fn key(&self) -> Option<&str> {
+        T::KEY
+    }
+
+    #[inline]
+    fn hoist_key(&self) -> Option<&'static str> {
+        if T::REQUIRE_TAG_FIRST || T::MAX_BUFFER.is_some() {
+            return None;
+        }
+        T::KEY
+    }
+
+    fn name(&self) -> &str {
+        T::NAME
+    }
+
+    fn expecting(&self) -> Option<&str> {
+        T::EXPECTING
+    }
+
+    #[inline]
+    fn fallback(&self) -> Option<u32> {
+        T::FALLBACK
+    }
+
+    fn first_match(&self) -> bool {
+        T::FIRST_MATCH
+    }
+
+    #[inline]
+    fn any_nested(&self) -> bool {
+        T::NESTED
+    }
+
+    #[inline]
+    fn is_nested(&self, index: u32) -> bool {
+        T::is_nested(index)
+    }
+
+    #[inline]
+    fn any_visible(&self) -> bool {
+        T::VISIBLE
+    }
+
+    #[inline]
+    fn is_visible(&self, index: u32) -> bool {
+        T::is_visible(index)
+    }
+
+    #[inline]
+    fn read_tag<D>(&self, tag: D, sink: Option<TagSink<'_, 'de>>) -> Result<Option<u32>, D::Error>
+    where
+        D: Deserializer<'de>,
+    {
+        T::read_tag(tag, sink)
+    }
+
+    #[inline]
+    fn read_known_tag<D>(&self, tag: D) -> Result<Option<u32>, D::Error>
+    where
+        D: Deserializer<'de>,
+    {
+        T::read_known_tag(tag)
+    }
+
+    #[inline]
+    fn presence(&self, field: &str) -> u128 {
+        T::presence(field)
+    }
+
+    fn fields(&self) -> Vec<&str> {
+        T::FIELDS.to_vec()
+    }
+
+    fn subtype_name(&self, index: u32) -> &str {
+        T::VARIANTS.get(index as usize).copied().unwrap_or("?")
+    }
+
+    #[inline]
+    fn max_depth(&self) -> u32 {
+        T::MAX_DEPTH
+    }
+
+    #[inline]
+    fn limit(&self) -> Option<Limit> {
+        let max = T::MAX_BUFFER?;
+        Some(Limit {
+            max,
+            name: T::NAME,
+            tag: T::KEY,
+        })
+    }
+
+    #[inline]
+    fn require_tag_first(&self) -> bool {
+        T::REQUIRE_TAG_FIRST
+    }
+
+    const MAY_BE_EXACT: bool = T::EXACT_NUMBERS;
+    const MAY_KEEP_TAG: bool = T::FALLBACK.is_some() || T::NESTED || T::VISIBLE;
+    const MAY_BE_PRESENCE: bool = T::KEY.is_none();
+    const MAY_LIMIT: bool = T::MAX_BUFFER.is_some();
+    const MAY_REQUIRE_TAG_FIRST: bool = T::REQUIRE_TAG_FIRST;
+
+    #[inline]
+    fn exact_numbers(&self) -> bool {
+        T::EXACT_NUMBERS
+    }
+
+    #[inline]
+    fn build<P: Payload<'de>>(
+        &self,
+        index: u32,
+        payload: P,
+    ) -> Result<T, <P as Deserializer<'de>>::Error> {
+        T::build(index, payload)
+    }
+
+    #[inline]
+    fn build_head<P: Payload<'de>>(
+        &self,
+        index: u32,
+        head: HeadValue<'de>,
+        payload: P,
+    ) -> Result<T, <P as Deserializer<'de>>::Error> {
+        // A constant condition: for an enum without `nested` variants (the
+        // engine never hands it a child's tag) the child's path, which
+        // compiles every payload once more, is not instantiated at all.
+        if T::NESTED {
+            T::build_head(index, head, payload)
+        } else {
+            T::build(index, payload)
+        }
+    }
+}
+
+/// Entry point of a generated `Deserialize` impl.
+#[inline]
+pub fn deserialize<'de, T, D>(deserializer: D) -> Result<T, D::Error>
+where
+    T: Dispatch<'de>,
+    D: Deserializer<'de>,
+{
+    deserialize_with(EnumSubtypes::<T>(PhantomData), deserializer)
+}
+
+/// Reads one value of `subtypes` from `deserializer`.
+pub fn deserialize_with<'de, S, D>(subtypes: S, deserializer: D) -> Result<S::Value, D::Error>
+where
+    S: Subtypes<'de>,
+    D: Deserializer<'de>,
+{
+    let Some(_nested) = crate::state::enter(subtypes.max_depth()) else {
+        return Err(de::Error::custom("recursion limit exceeded"));
+    };
+    // The type-erased path hands one answer to every value of the payload
+    // (see `erased::deserializer::Crossing`), so it needs the format's now.
+    // Otherwise the format is asked only when something is buffered (see
+    // `Buffer`).
+    let human_readable = subtypes.erased().then(|| deserializer.is_human_readable());
+    // An `Unknown` fallback must see entries in their order, so no hoisting.
+    let _hoisting = crate::state::hoist(
+        subtypes
+            .hoist_key()
+            .filter(|_| subtypes.fallback().is_none()),
+    );
+    deserializer.deserialize_any(DispatchVisitor {
+        subtypes,
+        human_readable,
+        marker: PhantomData,
+    })
+}
+
+/// `Dispatch::read_known_tag` for literal tags: the value is read by the
+/// one reader every table shares, with this table's lookup.
+#[inline]
+pub fn read_known_literal_tag<'de, T, D>(deserializer: D) -> Result<Option<u32>, D::Error>
+where
+    T: LiteralTable + 'static,
+    D: Deserializer<'de>,
+{
+    deserializer.deserialize_any(TokenVisitor {
+        table: &Static::<T>(PhantomData),
+        lookup: T::lookup,
+    })
+}
+
+/// `Dispatch::read_tag` for literal tags: looks the value up without
+/// allocating.
+#[inline]
+pub fn read_literal_tag<'de, T, D>(
+    deserializer: D,
+    sink: Option<TagSink<'_, 'de>>,
+) -> Result<Option<u32>, D::Error>
+where
+    T: LiteralTable + 'static,
+    D: Deserializer<'de>,
+{
+    deserializer.deserialize_any(FastTagVisitor {
+        table: &Static::<T>(PhantomData),
+        sink,
+    })
+}

@@ -1,0 +1,274 @@
+//! Tag values: the literals a subtype is known by, reading one from the
+//! input without allocating, and the messages for tags that match nothing.
+//!
+//! Here are the values, the tables generated code provides and the
+//! messages; the readers are in `reader`, and a map met where a tag value
+//! was expected (serde_json's `arbitrary_precision` number) in `first_key`.
+
+use core::fmt;
+use std::sync::Arc;
+
+use serde::de;
+use serde::ser::{Serialize, Serializer};
+
+mod first_key;
+mod reader;
+
+pub use self::reader::{read_typed_tag, TagSink};
+pub(crate) use self::reader::{FastTagVisitor, Lookup, Static, TagVisitor, TokenVisitor};
+
+/// How many tags an error message lists before it says "and N more".
+const LISTED_TAGS: usize = 32;
+
+/// A tag value as written in the attribute: `name = "dog"`, `name = 3`,
+/// `name = true`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Literal {
+    Str(&'static str),
+    I64(i64),
+    U64(u64),
+    Bool(bool),
+}
+
+impl Serialize for Literal {
+    #[inline]
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match *self {
+            Literal::Str(v) => serializer.serialize_str(v),
+            Literal::I64(v) => serializer.serialize_i64(v),
+            Literal::U64(v) => serializer.serialize_u64(v),
+            Literal::Bool(v) => serializer.serialize_bool(v),
+        }
+    }
+}
+
+impl fmt::Display for Literal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Literal::Str(v) => write!(f, "{v:?}"),
+            Literal::I64(v) => write!(f, "{v}"),
+            Literal::U64(v) => write!(f, "{v}"),
+            Literal::Bool(v) => write!(f, "{v}"),
+        }
+    }
+}
+
+/// A tag value read from the input, borrowed for the time of the lookup.
+#[derive(Clone, Copy, Debug)]
+pub enum Found<'a> {
+    Str(&'a str),
+    I64(i64),
+    U64(u64),
+    Bool(bool),
+    /// Integers wider than 64 bits never equal a literal, but the message
+    /// still shows them exactly.
+    I128(i128),
+    U128(u128),
+    Float(f64),
+    Char(char),
+}
+
+impl fmt::Display for Found<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Found::Str(v) => write!(f, "{v:?}"),
+            Found::I64(v) => write!(f, "{v}"),
+            Found::U64(v) => write!(f, "{v}"),
+            Found::Bool(v) => write!(f, "{v}"),
+            Found::I128(v) => write!(f, "{v}"),
+            Found::U128(v) => write!(f, "{v}"),
+            // `{:?}` keeps the `.0` of `1.0`, so it does not read as the int 1.
+            Found::Float(v) => write!(f, "{v:?}"),
+            Found::Char(v) => write!(f, "{:?}", v.encode_utf8(&mut [0; 4]) as &str),
+        }
+    }
+}
+
+/// The list of accepted tags, for messages: `"cat", "dog", 3`.
+pub struct Expected<'a, T = Literal>(pub &'a [T]);
+
+impl<T: fmt::Display> fmt::Display for Expected<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, tag) in self.0.iter().take(LISTED_TAGS).enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            fmt::Display::fmt(tag, f)?;
+        }
+        if self.0.len() > LISTED_TAGS {
+            write!(f, ", and {} more", self.0.len() - LISTED_TAGS)?;
+        }
+        Ok(())
+    }
+}
+
+/// `unknown subtype tag "fish", expected one of "cat", "dog", 3`
+pub(crate) fn unknown_tag<E: de::Error>(found: Found<'_>, expected: &[Literal]) -> E {
+    unknown(&found, expected)
+}
+
+fn unknown<E: de::Error, F: fmt::Display, T: fmt::Display>(found: &F, expected: &[T]) -> E {
+    match expected.len() {
+        0 => E::custom(format_args!(
+            "unknown subtype tag {found}, there are no subtypes"
+        )),
+        1 => E::custom(format_args!(
+            "unknown subtype tag {found}, expected {}",
+            Expected(expected)
+        )),
+        _ => E::custom(format_args!(
+            "unknown subtype tag {found}, expected one of {}",
+            Expected(expected)
+        )),
+    }
+}
+
+/// The unknown-tag error for `tag_type` tags: values are shown as serde_json
+/// writes them through the tag type's own `Serialize`.
+pub fn unknown_typed_tag<E: de::Error, K: Serialize>(found: &K, expected: &[K]) -> E {
+    let show = |k: &K| serde_json::to_string(k).unwrap_or_else(|_| "<unprintable>".to_owned());
+    let shown: Vec<String> = expected.iter().map(show).collect();
+    unknown(&show(found), &shown)
+}
+
+/// A table of literal tags: what the generated code knows of an enum.
+pub trait LiteralTable {
+    /// Every accepted tag, aliases included, in declaration order.
+    const TAGS: &'static [Literal];
+    /// The tag key, e.g. `"type"`.
+    const KEY: &'static str;
+    /// The variant a tag value selects (for a nested child's tag, the
+    /// `nested` variant holding it).
+    fn lookup(found: Found<'_>) -> Option<u32>;
+    /// Whether variant `index` is `nested`: its payload reads the tag again.
+    #[inline]
+    fn is_nested(index: u32) -> bool {
+        let _ = index;
+        false
+    }
+    /// Every tag accepted, nested children's included, for messages.
+    fn expected() -> Vec<Literal> {
+        Self::TAGS.to_vec()
+    }
+}
+
+/// What a `nested` variant needs of the enum it holds. Implemented by every
+/// `#[json_subtypes(tag = ...)]` enum with literal tags.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a nested subtype",
+    label = "not an enum with `#[json_subtypes(tag = ...)]` and literal tags",
+    note = "a `nested` variant holds an enum whose tags are accepted by the parent; without `nested` any payload works"
+)]
+pub trait Claims {
+    /// The tag key; it must be the parent's.
+    const KEY: &'static str;
+    /// The enum's name, for messages.
+    const NAME: &'static str;
+    /// Whether a tag value selects one of this enum's variants. `depth`
+    /// bounds runaway recursion through enums that nest each other.
+    fn claims(found: Found<'_>, depth: u32) -> bool;
+    /// Every tag with the variant it selects (`"Mammal::Whale"`), nested
+    /// children's included.
+    fn tags(out: &mut Vec<(Literal, String)>, depth: u32);
+    /// This enum's own check of its `nested` children, which a parent that
+    /// builds it directly must see too.
+    fn verify() -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// How deep `nested` levels may go before lookups give up.
+pub const MAX_NESTING: u32 = 32;
+
+/// Checked once per enum with `nested` variants, on first use: every tag
+/// selects one variant, and children share the parent's tag key.
+pub fn check_nested(
+    key: &str,
+    children: &[(&str, &str)],
+    tags: &[(Literal, String)],
+) -> Result<(), String> {
+    for (child_key, child) in children {
+        if child_key != &key {
+            return Err(format!(
+                "nested enum {child} has the tag key `{child_key}`, not `{key}`; a `nested` variant needs the same key (without `nested`, each level keeps its own key)"
+            ));
+        }
+    }
+    for (i, (tag, owner)) in tags.iter().enumerate() {
+        if let Some((_, other)) = tags[..i].iter().find(|(t, _)| t == tag) {
+            return Err(format!(
+                "subtype tag {tag} is claimed by both {other} and {owner}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A tag value handed again to a nested child without buffering.
+#[derive(Clone, Copy)]
+pub enum HeadValue<'de> {
+    Str(&'de str),
+    U64(u64),
+    I64(i64),
+    Bool(bool),
+}
+
+impl<'de> HeadValue<'de> {
+    /// The value as a table looks it up.
+    #[inline]
+    pub fn found(self) -> Found<'de> {
+        match self {
+            HeadValue::Str(v) => Found::Str(v),
+            HeadValue::U64(v) => Found::U64(v),
+            HeadValue::I64(v) => Found::I64(v),
+            HeadValue::Bool(v) => Found::Bool(v),
+        }
+    }
+}
+
+/// A tag value owned at run time (profiles build tags from strings).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum OwnedLiteral {
+    /// A string tag.
+    Str(Arc<str>),
+    /// A negative integer tag.
+    I64(i64),
+    /// A non-negative integer tag.
+    U64(u64),
+    /// A bool tag.
+    Bool(bool),
+}
+
+impl OwnedLiteral {
+    pub(crate) fn from_literal(l: Literal) -> Self {
+        match l {
+            Literal::Str(s) => OwnedLiteral::Str(s.into()),
+            Literal::I64(v) if v >= 0 => OwnedLiteral::U64(v as u64),
+            Literal::I64(v) => OwnedLiteral::I64(v),
+            Literal::U64(v) => OwnedLiteral::U64(v),
+            Literal::Bool(v) => OwnedLiteral::Bool(v),
+        }
+    }
+}
+
+impl fmt::Display for OwnedLiteral {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            OwnedLiteral::Str(s) => write!(f, "{:?}", &**s),
+            OwnedLiteral::I64(v) => write!(f, "{v}"),
+            OwnedLiteral::U64(v) => write!(f, "{v}"),
+            OwnedLiteral::Bool(v) => write!(f, "{v}"),
+        }
+    }
+}
+
+impl Serialize for OwnedLiteral {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            OwnedLiteral::Str(v) => s.serialize_str(v),
+            OwnedLiteral::I64(v) => s.serialize_i64(*v),
+            OwnedLiteral::U64(v) => s.serialize_u64(*v),
+            OwnedLiteral::Bool(v) => s.serialize_bool(*v),
+        }
+    }
+}
