@@ -345,29 +345,9 @@ macro_rules! strings {
                         reader.pos += 1;
                         visitor.visit_str(owned_str(reader))
                     }
-                    BYTES_BORROWED => {
-                        reader.pos += 1;
-                        visitor.visit_borrowed_bytes(reader.borrowed())
-                    }
-                    BYTES_OWNED => {
-                        reader.pos += 1;
-                        visitor.visit_bytes(reader.owned())
-                    }
-                    // A boolean or integer key of a human-readable format
-                    // (YAML) is its text, as that format names it when
-                    // asked, not a number, which serde's derive takes for a
-                    // field's index. serde_json's keys are strings: only
-                    // keys of other formats, before the tag, reach here.
-                    BOOL_FALSE..=I64 if $field_name && self.human_readable => {
-                        visitor.visit_str(&key_text::<E>(reader)?)
-                    }
-                    // Variant and field indexes of binary formats.
-                    U8 | U16 | U32 | U64 => {
-                        let start = reader.pos;
-                        reader.pos += 1;
-                        visitor.visit_u64(reader.varint_after_u8(start))
-                    }
-                    _ => refuse(reader, visitor),
+                    // Out of line: inlined, the rarer arms made every key
+                    // visitor's read too big to inline into its map's loop.
+                    _ => not_text(reader, $field_name && self.human_readable, visitor),
                 }
             }
         )*
@@ -551,6 +531,40 @@ where
             visitor.visit_map(de::value::MapDeserializer::<_, E>::new(entry))
         }
         code => unreachable_code(code),
+    }
+}
+
+/// A recorded key or string that is not text (see `strings!`): bytes, a
+/// field index of a binary format, or a YAML boolean or integer key taken
+/// as its text when `field_name`.
+#[inline(never)]
+fn not_text<'de, V: Visitor<'de>, E: de::Error>(
+    reader: &mut Reader<'_, 'de>,
+    field_name: bool,
+    visitor: V,
+) -> Result<V::Value, E> {
+    match reader.peek() {
+        BYTES_BORROWED => {
+            reader.pos += 1;
+            visitor.visit_borrowed_bytes(reader.borrowed())
+        }
+        BYTES_OWNED => {
+            reader.pos += 1;
+            visitor.visit_bytes(reader.owned())
+        }
+        // A boolean or integer key of a human-readable format
+        // (YAML) is its text, as that format names it when
+        // asked, not a number, which serde's derive takes for a
+        // field's index. serde_json's keys are strings: only
+        // keys of other formats, before the tag, reach here.
+        BOOL_FALSE..=I64 if field_name => visitor.visit_str(&key_text::<E>(reader)?),
+        // Variant and field indexes of binary formats.
+        U8 | U16 | U32 | U64 => {
+            let start = reader.pos;
+            reader.pos += 1;
+            visitor.visit_u64(reader.varint_after_u8(start))
+        }
+        _ => refuse(reader, visitor),
     }
 }
 
