@@ -1,92 +1,103 @@
-//! The engine's per-thread state: how deep dispatch levels nest (and the
-//! innermost level's limit), and the tag key hoisted for the next replay.
-//! Each piece is set through a guard that restores it when dropped, also
-//! on unwinding (issue 17: a payload that panics leaves nothing behind).
+//! The engine's per-thread state, in one context: how deep dispatch levels
+//! nest, the innermost level's limit, and the tag key hoisted for the next
+//! replay. A level sets all three through one guard that puts the
+//! enclosing level's back when dropped, also on unwinding (issue 17: a
+//! payload that panics leaves nothing behind).
+//!
+//! It lives in a thread-local, not in a value passed down, because the
+//! path between two levels runs through the user's `Deserialize` impls and
+//! the format, and serde's API carries nothing of ours across them (serde
+//! and typetag keep such state in thread-locals for the same reason).
 
 use core::cell::Cell;
 
+/// Default nesting limit, the same as serde_json's.
+pub(crate) const DEFAULT_MAX_DEPTH: u32 = 128;
+
+/// What one dispatch level leaves for the code it calls. One thread-local,
+/// so a level reaches all of it with one lookup; a `Cell` per part, so a
+/// read of one part copies nothing else.
+struct Engine {
+    /// How many dispatch levels are open on this thread, and the innermost
+    /// level's limit. We count ourselves so that hostile nesting is an
+    /// error even where the format sets no limit of its own.
+    nesting: Cell<(u32, u32)>,
+    /// Set by a level just before it hands its visitor to a deserializer:
+    /// the tag key it looks for. When that deserializer is a replay of our
+    /// own buffer, the replay hands the tag entry over first, so a nested
+    /// object whose tag came last is read on the streaming path instead of
+    /// being buffered again (which would make recursive types quadratic, as
+    /// typetag's are). Only the order of entries changes, and only for the
+    /// engine's own visitor, which clears this on its first visit.
+    hoist: Cell<Option<&'static str>>,
+}
+
 thread_local! {
-    /// Set by the dispatch engine just before it hands its visitor to a
-    /// deserializer: the tag key it looks for. When that deserializer is a
-    /// replay of our own buffer, the replay hands the tag entry over first,
-    /// so a nested object whose tag came last is read on the streaming path
-    /// instead of being buffered again (which would make recursive types
-    /// quadratic, as typetag's are). Only the order of entries changes, and
-    /// only for the engine's own visitor, which clears this on its first visit.
-    static HOIST: Cell<Option<&'static str>> = const { Cell::new(None) };
+    static ENGINE: Engine = const {
+        Engine {
+            nesting: Cell::new((0, DEFAULT_MAX_DEPTH)),
+            hoist: Cell::new(None),
+        }
+    };
 }
 
-#[inline]
-pub(crate) fn set_hoist(key: Option<&'static str>) {
-    HOIST.with(|h| h.set(key));
+/// Puts the enclosing level's state back when dropped, also when a payload
+/// or a format panics: a depth left behind would refuse the next read on
+/// this thread too soon, and a hoist key left behind would reorder the next
+/// replay that is not the engine's own (`Unknown::deserialize_into`,
+/// `Unknown::get`).
+pub(crate) struct Level {
+    nesting: (u32, u32),
+    hoist: Option<&'static str>,
 }
 
-/// Puts the previous hoist key back when dropped, also when a format panics
-/// before it visits (and so before the engine's visitor clears the key):
-/// a key left behind would reorder the next replay on this thread that is
-/// not the engine's own (`Unknown::deserialize_into`, `Unknown::get`).
-pub(crate) struct Hoisting(Option<&'static str>);
-
-impl Drop for Hoisting {
+impl Drop for Level {
     #[inline]
     fn drop(&mut self) {
-        set_hoist(self.0);
+        ENGINE.with(|e| {
+            e.nesting.set(self.nesting);
+            e.hoist.set(self.hoist);
+        });
     }
+}
+
+/// Enters one more level of dispatch with its own `limit`, hoisting `hoist`
+/// for the deserializer it calls next; `None` when that is one level too
+/// many.
+#[inline]
+pub(crate) fn enter(limit: u32, hoist: Option<&'static str>) -> Option<Level> {
+    ENGINE.with(|e| {
+        let outer = e.nesting.get();
+        let depth = outer.0 + 1;
+        if depth > limit {
+            return None;
+        }
+        e.nesting.set((depth, limit));
+        Some(Level {
+            nesting: outer,
+            hoist: e.hoist.replace(hoist),
+        })
+    })
+}
+
+/// Clears the hoist key: the engine's visitor does on its first visit, so
+/// that only the deserializer it was handed to sees it.
+#[inline]
+pub(crate) fn clear_hoist() {
+    ENGINE.with(|e| e.hoist.set(None));
 }
 
 /// The hoisted key, taken: a replay hands the tag entry over first once.
 #[inline]
 pub(crate) fn take_hoist() -> Option<&'static str> {
-    HOIST.with(|h| h.get().and_then(|_| h.take()))
-}
-
-/// Sets the hoist key for the next deserializer until the guard drops.
-#[inline]
-pub(crate) fn hoist(key: Option<&'static str>) -> Hoisting {
-    Hoisting(HOIST.with(|h| h.replace(key)))
-}
-
-/// Default nesting limit, the same as serde_json's.
-pub(crate) const DEFAULT_MAX_DEPTH: u32 = 128;
-
-thread_local! {
-    /// How deep the dispatch engine is nested on this thread, and the limit
-    /// of the innermost level. We count ourselves so that hostile nesting is
-    /// an error even where the format sets no limit of its own.
-    static NESTING: Cell<(u32, u32)> = const { Cell::new((0, DEFAULT_MAX_DEPTH)) };
-}
-
-/// Restores the nesting state of the enclosing level when dropped (also on
-/// unwinding).
-pub(crate) struct Nested((u32, u32));
-
-impl Drop for Nested {
-    #[inline]
-    fn drop(&mut self) {
-        NESTING.with(|n| n.set(self.0));
-    }
-}
-
-/// Enters one more level of dispatch with its own `limit`; `None` when that
-/// is one level too many.
-#[inline]
-pub(crate) fn enter(limit: u32) -> Option<Nested> {
-    NESTING.with(|n| {
-        let outer = n.get();
-        let depth = outer.0 + 1;
-        if depth > limit {
-            return None;
-        }
-        n.set((depth, limit));
-        Some(Nested(outer))
-    })
+    ENGINE.with(|e| e.hoist.get().and_then(|_| e.hoist.take()))
 }
 
 /// How many more levels values may nest, for buffering at this level.
 #[inline]
 pub(crate) fn remaining() -> u32 {
-    NESTING.with(|n| {
-        let (depth, limit) = n.get();
+    ENGINE.with(|e| {
+        let (depth, limit) = e.nesting.get();
         limit.saturating_sub(depth).max(1)
     })
 }

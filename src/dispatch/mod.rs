@@ -169,7 +169,7 @@ pub trait Subtypes<'de> {
     fn key(&self) -> Option<&str>;
 
     /// The tag key when it lives forever, so a replay of our own buffer may
-    /// hand the tag entry first (see `state::HOIST`).
+    /// hand the tag entry first (see `state::Engine::hoist`).
     fn hoist_key(&self) -> Option<&'static str> {
         None
     }
@@ -476,7 +476,11 @@ where
     S: Subtypes<'de>,
     D: Deserializer<'de>,
 {
-    let Some(_nested) = crate::state::enter(subtypes.max_depth()) else {
+    // An `Unknown` fallback must see entries in their order, so no hoisting.
+    let hoist = subtypes
+        .hoist_key()
+        .filter(|_| subtypes.fallback().is_none());
+    let Some(_level) = crate::state::enter(subtypes.max_depth(), hoist) else {
         return Err(de::Error::custom("recursion limit exceeded"));
     };
     // The type-erased path hands one answer to every value of the payload
@@ -484,12 +488,6 @@ where
     // Otherwise the format is asked only when something is buffered (see
     // `Buffer`).
     let human_readable = subtypes.erased().then(|| deserializer.is_human_readable());
-    // An `Unknown` fallback must see entries in their order, so no hoisting.
-    let _hoisting = crate::state::hoist(
-        subtypes
-            .hoist_key()
-            .filter(|_| subtypes.fallback().is_none()),
-    );
     deserializer.deserialize_any(DispatchVisitor {
         subtypes,
         human_readable,

@@ -12,7 +12,7 @@ use super::key::{KeySeed, KnownTagSeed, TagSeed};
 use super::Subtypes;
 use crate::buffer::Buffer;
 use crate::rest::{missing_field, PrefixReader, Rest, RestSeq};
-use crate::state::set_hoist;
+use crate::state::clear_hoist;
 use crate::tag::{HeadValue, TagSink};
 
 pub(super) struct DispatchVisitor<'de, S> {
@@ -150,7 +150,7 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
     where
         A: MapAccess<'de>,
     {
-        set_hoist(None);
+        clear_hoist();
         let s = &self.subtypes;
         let mut prefix = Buffer::new();
         let mut seen = 0u128;
@@ -247,7 +247,7 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
     where
         A: SeqAccess<'de>,
     {
-        set_hoist(None);
+        clear_hoist();
         let s = &self.subtypes;
         if s.key().is_none() {
             return Err(A::Error::invalid_type(Unexpected::Seq, &self));
