@@ -4,11 +4,11 @@
 use std::collections::HashMap;
 
 use quote::ToTokens;
-use syn::Attribute;
 
 use crate::ast::{Container, Impl, Style, Trait};
 use crate::attr::{ContainerAttrs, TagValue};
 use crate::ctx::Ctxt;
+use crate::serde_attr;
 
 pub fn check(cx: &Ctxt, cont: &Container) {
     check_tag_present(cx, cont);
@@ -180,7 +180,7 @@ fn check_has_variants(cx: &Ctxt, cont: &Container) {
 
 /// The attribute generates both impls; a derive beside it would conflict.
 fn check_no_serde_derive(cx: &Ctxt, cont: &Container) {
-    for path in serde_derives(&cont.item.attrs) {
+    for path in serde_attr::serde_derives(&cont.item.attrs) {
         let name = path.segments.last().unwrap().ident.to_string();
         cx.error_spanned_by(
             &path,
@@ -189,22 +189,6 @@ fn check_no_serde_derive(cx: &Ctxt, cont: &Container) {
             ),
         );
     }
-}
-
-/// The paths of `Serialize`/`Deserialize` in `#[derive(...)]` lists.
-pub fn serde_derives(attrs: &[Attribute]) -> Vec<syn::Path> {
-    let mut out = Vec::new();
-    for attr in attrs.iter().filter(|a| a.path().is_ident("derive")) {
-        let _ = attr.parse_nested_meta(|meta| {
-            if let Some(last) = meta.path.segments.last() {
-                if last.ident == "Serialize" || last.ident == "Deserialize" {
-                    out.push(meta.path.clone());
-                }
-            }
-            Ok(())
-        });
-    }
-    out
 }
 
 /// A tag needs a map to live in: tuple variants with several fields are

@@ -1,8 +1,9 @@
-//! The one reading of serde's own `#[serde(...)]` attributes. The enum's
-//! serde code is derived by serde itself on a twin, so most keys only pass
-//! through; these entries are what the checks, the bounds, the lifetimes and
-//! the schema need to know of them (`rename`, `bound`, `borrow`, ...), and
-//! the one rewriting of a variant's list for the twin.
+//! The one reading of serde's own attributes: `#[serde(...)]` lists and the
+//! `Serialize`/`Deserialize` of `#[derive(...)]`. The enum's serde code is
+//! derived by serde itself on a twin, so most keys only pass through; these
+//! entries are what the checks, the bounds, the lifetimes and the schema
+//! need to know of them (`rename`, `bound`, `borrow`, ...), and the only
+//! code that sorts a list of attributes into the user's item and the twin.
 
 use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
@@ -42,10 +43,72 @@ impl SerdeEntry {
     }
 }
 
+pub fn is_serde(attr: &Attribute) -> bool {
+    attr.path().is_ident("serde")
+}
+
+/// The attributes only we and serde read: the user's item is emitted
+/// without them.
+pub fn is_ours(attr: &Attribute) -> bool {
+    attr.path().is_ident("json_subtypes") || is_serde(attr)
+}
+
+/// The paths of `Serialize`/`Deserialize` in `#[derive(...)]` lists.
+pub fn serde_derives(attrs: &[Attribute]) -> Vec<syn::Path> {
+    let mut out = Vec::new();
+    for attr in attrs.iter().filter(|a| a.path().is_ident("derive")) {
+        let _ = attr.parse_nested_meta(|meta| {
+            if is_serde_derive(&meta.path) {
+                out.push(meta.path.clone());
+            }
+            Ok(())
+        });
+    }
+    out
+}
+
+fn is_serde_derive(path: &syn::Path) -> bool {
+    path.segments
+        .last()
+        .is_some_and(|last| last.ident == "Serialize" || last.ident == "Deserialize")
+}
+
+/// `attrs` without `#[serde(...)]`, and `#[derive(Debug, Serialize)]` as
+/// `#[derive(Debug)]`: the user's item after the error about the derive, so
+/// the enum still compiles without a second impl.
+pub fn without_serde(attrs: &[Attribute]) -> Vec<Attribute> {
+    attrs
+        .iter()
+        .filter(|a| !is_serde(a))
+        .filter_map(|a| {
+            if a.path().is_ident("derive") && !serde_derives(std::slice::from_ref(a)).is_empty() {
+                without_serde_derives(a)
+            } else {
+                Some(a.clone())
+            }
+        })
+        .collect()
+}
+
+fn without_serde_derives(attr: &Attribute) -> Option<Attribute> {
+    let mut kept: Vec<syn::Path> = Vec::new();
+    let _ = attr.parse_nested_meta(|meta| {
+        if !is_serde_derive(&meta.path) {
+            kept.push(meta.path.clone());
+        }
+        Ok(())
+    });
+    if kept.is_empty() {
+        None
+    } else {
+        Some(syn::parse_quote!(#[derive(#(#kept),*)]))
+    }
+}
+
 /// Every entry of every `#[serde(...)]` in `attrs`, in order.
 pub fn serde_entries(attrs: &[Attribute]) -> Vec<SerdeEntry> {
     let mut out = Vec::new();
-    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
+    for attr in attrs.iter().filter(|a| is_serde(a)) {
         if !matches!(attr.meta, Meta::List(_)) {
             continue;
         }

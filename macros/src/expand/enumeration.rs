@@ -45,48 +45,14 @@ pub fn expand(args: TokenStream, item: ItemEnum) -> TokenStream {
 /// The user's enum as written, minus what only we and serde read.
 fn user_item(item: &ItemEnum) -> ItemEnum {
     let mut out = item.clone();
-    let serde_derives = check::serde_derives(&item.attrs);
-    out.attrs = item
-        .attrs
-        .iter()
-        .filter(|a| !a.path().is_ident("serde"))
-        .filter_map(|a| {
-            if a.path().is_ident("derive") && !serde_derives.is_empty() {
-                without_serde_derives(a)
-            } else {
-                Some(a.clone())
-            }
-        })
-        .collect();
+    out.attrs = serde_attr::without_serde(&item.attrs);
     for variant in &mut out.variants {
-        variant.attrs.retain(|a| !is_ours(a));
+        variant.attrs.retain(|a| !serde_attr::is_ours(a));
         for field in &mut variant.fields {
-            field.attrs.retain(|a| !a.path().is_ident("serde"));
+            field.attrs.retain(|a| !serde_attr::is_serde(a));
         }
     }
     out
-}
-
-fn is_ours(attr: &Attribute) -> bool {
-    attr.path().is_ident("json_subtypes") || attr.path().is_ident("serde")
-}
-
-/// `#[derive(Debug, Serialize)]` -> `#[derive(Debug)]`, after the error
-/// about it, so the enum still compiles without a second impl.
-fn without_serde_derives(attr: &Attribute) -> Option<Attribute> {
-    let mut kept: Vec<syn::Path> = Vec::new();
-    let _ = attr.parse_nested_meta(|meta| {
-        let last = &meta.path.segments.last().unwrap().ident;
-        if last != "Serialize" && last != "Deserialize" {
-            kept.push(meta.path.clone());
-        }
-        Ok(())
-    });
-    if kept.is_empty() {
-        None
-    } else {
-        Some(syn::parse_quote!(#[derive(#(#kept),*)]))
-    }
 }
 
 fn literal(value: &TagValue) -> TokenStream {
@@ -132,14 +98,14 @@ fn generate(cont: &Container) -> TokenStream {
     let container_serde: Vec<&Attribute> = item
         .attrs
         .iter()
-        .filter(|a| a.path().is_ident("serde"))
+        .filter(|a| serde_attr::is_serde(a))
         .collect();
     let twin_variants = item.variants.iter().map(|v| {
         let mut v = v.clone();
-        v.attrs.retain(|a| a.path().is_ident("serde"));
+        v.attrs.retain(serde_attr::is_serde);
         v.attrs = v.attrs.iter().map(serde_attr::readable_in_twin).collect();
         for field in &mut v.fields {
-            field.attrs.retain(|a| a.path().is_ident("serde"));
+            field.attrs.retain(serde_attr::is_serde);
             field.vis = syn::Visibility::Inherited;
         }
         v
