@@ -210,14 +210,7 @@ impl<'a> Container<'a> {
             // after the variant's `rename_all` or the enum's `rename_all_fields`.
             let own = ident.unraw().to_string();
             let unrenamed = |ser: bool| {
-                let renamed = entries.iter().any(|e| {
-                    e.is("rename")
-                        && if ser {
-                            e.applies_to_ser()
-                        } else {
-                            e.applies_to_de()
-                        }
-                });
+                let renamed = entries.iter().any(|e| e.is("rename") && e.applies(ser));
                 let name = match self.field_rule(variant, ser) {
                     Some(rule) => rule.apply_to_field(&own),
                     None => own.clone(),
@@ -245,14 +238,7 @@ impl<'a> Container<'a> {
         let rule = |entries: &[SerdeEntry], key: &str| {
             entries
                 .iter()
-                .filter(|e| {
-                    e.is(key)
-                        && if ser {
-                            e.applies_to_ser()
-                        } else {
-                            e.applies_to_de()
-                        }
-                })
+                .filter(|e| e.is(key) && e.applies(ser))
                 .filter_map(|e| RenameRule::from_str(&e.value.as_ref()?.value()))
                 .next_back()
         };
@@ -264,14 +250,7 @@ impl<'a> Container<'a> {
     pub fn serde_value(&self, key: &str, ser: bool) -> Option<String> {
         self.serde
             .iter()
-            .filter(|e| {
-                e.is(key)
-                    && if ser {
-                        e.applies_to_ser()
-                    } else {
-                        e.applies_to_de()
-                    }
-            })
+            .filter(|e| e.is(key) && e.applies(ser))
             .filter_map(|e| Some(e.value.as_ref()?.value()))
             .next_back()
     }

@@ -41,6 +41,15 @@ impl SerdeEntry {
     pub fn applies_to_ser(&self) -> bool {
         self.which != Which::De
     }
+
+    /// Whether the entry applies to writing (`ser`) or to reading.
+    pub fn applies(&self, ser: bool) -> bool {
+        if ser {
+            self.applies_to_ser()
+        } else {
+            self.applies_to_de()
+        }
+    }
 }
 
 pub fn is_serde(attr: &Attribute) -> bool {

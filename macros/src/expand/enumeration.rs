@@ -57,23 +57,23 @@ fn user_item(item: &ItemEnum) -> ItemEnum {
 
 fn literal(value: &TagValue) -> TokenStream {
     let private = private();
-    match value {
-        TagValue::Typed(_) => unreachable!("typed tags are not literals"),
-        TagValue::Str(s) => quote!(#private::Literal::Str(#s)),
-        TagValue::I64(v) => quote!(#private::Literal::I64(#v)),
-        TagValue::U64(v) => quote!(#private::Literal::U64(#v)),
-        TagValue::Bool(v) => quote!(#private::Literal::Bool(#v)),
-    }
+    value_of(quote!(#private::Literal), value)
 }
 
 fn found_pattern(value: &TagValue) -> TokenStream {
     let private = private();
+    value_of(quote!(#private::Found), value)
+}
+
+/// `Literal::Str("dog")`, `Found::I64(3)`, ...: the two tag value types
+/// have the same variants.
+fn value_of(ty: TokenStream, value: &TagValue) -> TokenStream {
     match value {
         TagValue::Typed(_) => unreachable!("typed tags are not literals"),
-        TagValue::Str(s) => quote!(#private::Found::Str(#s)),
-        TagValue::I64(v) => quote!(#private::Found::I64(#v)),
-        TagValue::U64(v) => quote!(#private::Found::U64(#v)),
-        TagValue::Bool(v) => quote!(#private::Found::Bool(#v)),
+        TagValue::Str(s) => quote!(#ty::Str(#s)),
+        TagValue::I64(v) => quote!(#ty::I64(#v)),
+        TagValue::U64(v) => quote!(#ty::U64(#v)),
+        TagValue::Bool(v) => quote!(#ty::Bool(#v)),
     }
 }
 
