@@ -4,6 +4,7 @@
 mod bound;
 mod enumeration;
 mod schema;
+mod tables;
 mod tagged_one;
 mod traits;
 
@@ -12,6 +13,11 @@ use quote::quote;
 use syn::Item;
 
 use crate::ctx::Ctxt;
+
+/// Where generated code reaches the runtime.
+fn private() -> TokenStream {
+    quote!(::json_subtypes::__private)
+}
 
 pub fn expand(args: TokenStream, item: Item) -> TokenStream {
     match item {

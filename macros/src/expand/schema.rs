@@ -19,14 +19,11 @@ use quote::{quote, ToTokens};
 use syn::ext::IdentExt;
 use syn::{Attribute, Expr, ExprLit, Lit, Meta};
 
+use super::private;
 use crate::ast::{Container, Style, Variant};
 use crate::attr::TagValue;
 use crate::case::RenameRule;
 use crate::serde_attr::{SerdeEntry, Which};
-
-fn private() -> TokenStream {
-    quote!(::json_subtypes::__private)
-}
 
 pub fn generate(cont: &Container) -> TokenStream {
     let private = private();

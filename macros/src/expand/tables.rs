@@ -1,0 +1,410 @@
+//! The tag tables of an enum: how each variant's tag is found on read
+//! (literal, `tag_type` and presence tables) and written (`Tagging::tag`).
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::private;
+use crate::ast::Container;
+use crate::attr::TagValue;
+
+fn literal(value: &TagValue) -> TokenStream {
+    let private = private();
+    value_of(quote!(#private::Literal), value)
+}
+
+fn found_pattern(value: &TagValue) -> TokenStream {
+    let private = private();
+    value_of(quote!(#private::Found), value)
+}
+
+/// `Literal::Str("dog")`, `Found::I64(3)`, ...: the two tag value types
+/// have the same variants.
+fn value_of(ty: TokenStream, value: &TagValue) -> TokenStream {
+    match value {
+        TagValue::Typed(_) => unreachable!("typed tags are not literals"),
+        TagValue::Str(s) => quote!(#ty::Str(#s)),
+        TagValue::I64(v) => quote!(#ty::I64(#v)),
+        TagValue::U64(v) => quote!(#ty::U64(#v)),
+        TagValue::Bool(v) => quote!(#ty::Bool(#v)),
+    }
+}
+
+/// `Tagging::tag`: the tag of each variant, `None` for the fallback.
+fn tag_arms(cont: &Container, value: impl Fn(&crate::ast::Variant) -> TokenStream) -> TokenStream {
+    let arms = cont.variants.iter().enumerate().map(|(index, v)| {
+        let index = index as u32;
+        if v.is_fallback() || v.is_nested() {
+            // Written as they are: a nested child writes its own tag.
+            quote!(#index => ::core::option::Option::None,)
+        } else {
+            let value = value(v);
+            quote!(#index => ::core::option::Option::Some(#value),)
+        }
+    });
+    // The twin only ever passes indexes of real variants.
+    quote! {
+        match index {
+            #(#arms)*
+            _ => ::core::option::Option::None,
+        }
+    }
+}
+
+/// Literal tags: a `match` for lookup and for writing. Every such enum also
+/// implements `Claims`, so it can be a `nested` child.
+pub(super) fn literal_tables(cont: &Container) -> TokenStream {
+    let private = private();
+    let key = cont.tag_key().unwrap_or_default();
+    let name = cont.ident().to_string();
+    let all_tags = cont
+        .variants
+        .iter()
+        .filter(|v| v.is_readable())
+        .flat_map(|v| v.tags.iter().map(|t| literal(&t.value)));
+    let arms = cont
+        .variants
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| !v.tags.is_empty() && v.is_readable())
+        .map(|(index, v)| {
+            let index = index as u32;
+            let patterns = v.tags.iter().map(|t| found_pattern(&t.value));
+            quote!(#(#patterns)|* => ::core::option::Option::Some(#index),)
+        });
+    let nested: Vec<(u32, &syn::Type)> = cont
+        .variants
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.is_nested())
+        .filter_map(|(index, v)| Some((index as u32, v.payload()?)))
+        .collect();
+    // A level resolves its own tags first; only a tag it does not own is
+    // offered to its nested children, in declaration order.
+    let nested_arms = nested.iter().map(|(index, ty)| {
+        quote! {
+            __found if <#ty as #private::Claims>::claims(__found, __depth) => {
+                ::core::option::Option::Some(#index)
+            }
+        }
+    });
+    let owned: Vec<TokenStream> = cont
+        .variants
+        .iter()
+        .filter(|v| v.is_readable())
+        .flat_map(|v| {
+            let owner = format!("{}::{}", name, v.ident());
+            v.tags.iter().map(move |t| {
+                let lit = literal(&t.value);
+                quote!((#lit, ::std::string::String::from(#owner)))
+            })
+        })
+        .collect();
+    let child_tags: Vec<TokenStream> = nested
+        .iter()
+        .map(|(_, ty)| quote!(<#ty as #private::Claims>::tags(__out, __depth + 1);))
+        .collect();
+    let tag = tag_arms(cont, |v| literal(&v.tags[0].value));
+    let visible = visible_indexes(cont);
+    let (visible_fn, visible_tagging) = if visible.is_empty() {
+        (quote!(), quote!())
+    } else {
+        (
+            quote! {
+                #[inline]
+                fn __visible(index: u32) -> bool {
+                    ::core::matches!(index, #(#visible)|*)
+                }
+            },
+            quote! {
+                #[inline]
+                fn visible(index: u32) -> bool {
+                    __visible(index)
+                }
+            },
+        )
+    };
+    let (impl_generics, ty_generics, where_clause) = cont.item.generics.split_for_impl();
+    let ident = cont.ident();
+
+    // With nested children, the tag table is checked once, on first use.
+    let (nested_items, first_use_check) = if nested.is_empty() {
+        (quote!(), quote!())
+    } else {
+        let indexes = nested.iter().map(|(index, _)| index);
+        let child_types = nested.iter().map(|(_, ty)| ty);
+        let children = nested.iter().map(
+            |(_, ty)| quote!((<#ty as #private::Claims>::KEY, <#ty as #private::Claims>::NAME)),
+        );
+        let items = quote! {
+            fn __is_nested(index: u32) -> bool {
+                ::core::matches!(index, #(#indexes)|*)
+            }
+
+            /// Tags claimed twice or a child with another key are found once,
+            /// on first use, and reported at every use after.
+            fn __verify() -> ::core::result::Result<(), ::std::string::String> {
+                #(<#child_types as #private::Claims>::verify()?;)*
+                let mut __tags = ::std::vec![#(#owned),*];
+                __child_tags(&mut __tags, 0);
+                #private::check_nested(#key, &[#(#children),*], &__tags)
+            }
+        };
+        let items = quote! {
+            #items
+
+            fn __checked() -> &'static ::core::result::Result<(), ::std::string::String> {
+                static __CHECKED: ::std::sync::OnceLock<::core::result::Result<(), ::std::string::String>> =
+                    ::std::sync::OnceLock::new();
+                __CHECKED.get_or_init(__verify)
+            }
+        };
+        let check = quote! {
+            if let ::core::result::Result::Err(__e) = __checked() {
+                return ::core::result::Result::Err(
+                    <__D::Error as #private::serde::de::Error>::custom(__e),
+                );
+            }
+        };
+        (items, check)
+    };
+    let nested_items = quote! {
+        #nested_items
+
+        #[inline]
+        fn __read_tag<'__de, __D>(
+            __tag: __D,
+            __sink: ::core::option::Option<#private::TagSink<'_, '__de>>,
+        ) -> ::core::result::Result<::core::option::Option<u32>, __D::Error>
+        where
+            __D: #private::serde::Deserializer<'__de>,
+        {
+            #first_use_check
+            #private::read_literal_tag::<__Table, __D>(__tag, __sink)
+        }
+    };
+    let claims_verify = if nested.is_empty() {
+        quote!()
+    } else {
+        quote! {
+            fn verify() -> ::core::result::Result<(), ::std::string::String> {
+                __checked().clone()
+            }
+        }
+    };
+    let is_nested_fn = if nested.is_empty() {
+        quote!()
+    } else {
+        quote! {
+            #[inline]
+            fn is_nested(index: u32) -> bool {
+                __is_nested(index)
+            }
+
+            fn expected() -> ::std::vec::Vec<#private::Literal> {
+                let mut __tags = ::std::vec::Vec::new();
+                __child_tags(&mut __tags, 0);
+                let mut __out = <Self as #private::LiteralTable>::TAGS.to_vec();
+                __out.extend(__tags.into_iter().map(|(__t, _)| __t));
+                __out
+            }
+        }
+    };
+
+    quote! {
+        struct __Table;
+
+        #[inline]
+        fn __lookup(__found: #private::Found<'_>, __depth: u32) -> ::core::option::Option<u32> {
+            match __found {
+                #(#arms)*
+                #(#nested_arms)*
+                _ => ::core::option::Option::None,
+            }
+        }
+
+        #[allow(unused_variables)]
+        fn __child_tags(__out: &mut ::std::vec::Vec<(#private::Literal, ::std::string::String)>, __depth: u32) {
+            if __depth < #private::MAX_NESTING {
+                #(#child_tags)*
+            }
+        }
+
+        impl #private::LiteralTable for __Table {
+            const TAGS: &'static [#private::Literal] = &[#(#all_tags),*];
+            const KEY: &'static str = #key;
+
+            #[inline]
+            fn lookup(found: #private::Found<'_>) -> ::core::option::Option<u32> {
+                __lookup(found, 0)
+            }
+
+            #is_nested_fn
+        }
+
+        impl #private::Tagging for __Table {
+            const KEY: &'static str = #key;
+            type Tag = #private::Literal;
+
+            #[inline]
+            fn tag(index: u32) -> ::core::option::Option<#private::Literal> {
+                #tag
+            }
+
+            #visible_tagging
+        }
+
+        #visible_fn
+
+        impl #impl_generics #private::Claims for #ident #ty_generics #where_clause {
+            const KEY: &'static str = #key;
+            const NAME: &'static str = #name;
+
+            fn claims(found: #private::Found<'_>, depth: u32) -> bool {
+                depth < #private::MAX_NESTING && __lookup(found, depth + 1).is_some()
+            }
+
+            fn tags(out: &mut ::std::vec::Vec<(#private::Literal, ::std::string::String)>, depth: u32) {
+                out.extend([#(#owned),*]);
+                __child_tags(out, depth);
+            }
+
+            #claims_verify
+        }
+
+        #nested_items
+
+        #[inline]
+        fn __presence(_: &str) -> u128 {
+            0
+        }
+    }
+}
+
+/// `tag_type` tags: read through the type's `Deserialize`, compared with
+/// `PartialEq` in declaration order, written through its `Serialize`.
+pub(super) fn typed_tables(cont: &Container, ty: &syn::Type) -> TokenStream {
+    let private = private();
+    let key = cont.tag_key().unwrap_or_default();
+    let checks = cont
+        .variants
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.is_readable())
+        .flat_map(|(index, v)| {
+            let index = index as u32;
+            v.tags.iter().map(move |t| {
+                let value = &t.tokens;
+                quote! {
+                    if *__found == (#value) {
+                        return ::core::option::Option::Some(#index);
+                    }
+                }
+            })
+        });
+    let all_tags = cont
+        .variants
+        .iter()
+        .filter(|v| v.is_readable())
+        .flat_map(|v| v.tags.iter().map(|t| &t.tokens));
+    let tag = tag_arms(cont, |v| v.tags[0].tokens.clone());
+    quote! {
+        struct __Table;
+
+        impl #private::Tagging for __Table {
+            const KEY: &'static str = #key;
+            type Tag = #ty;
+
+            #[inline]
+            fn tag(index: u32) -> ::core::option::Option<#ty> {
+                #tag
+            }
+        }
+
+        fn __read_tag<'__de, __D>(
+            __tag: __D,
+            __sink: ::core::option::Option<#private::TagSink<'_, '__de>>,
+        ) -> ::core::result::Result<::core::option::Option<u32>, __D::Error>
+        where
+            __D: #private::serde::Deserializer<'__de>,
+        {
+            #private::read_typed_tag::<#ty, __D>(
+                __tag,
+                __sink,
+                |__found: &#ty| {
+                    #(#checks)*
+                    ::core::option::Option::None
+                },
+                || ::std::vec![#(#all_tags),*],
+            )
+        }
+
+        #[inline]
+        fn __presence(_: &str) -> u128 {
+            0
+        }
+    }
+}
+
+/// Presence mode: a `match` from field name to the set of variants that
+/// list it; nothing is ever tagged.
+pub(super) fn presence_tables(cont: &Container) -> TokenStream {
+    let private = private();
+    let mut owners: Vec<(String, u128)> = Vec::new();
+    for (index, variant) in cont.variants.iter().enumerate() {
+        if !variant.is_readable() {
+            continue;
+        }
+        for field in &variant.attrs.when_fields {
+            let bit = 1u128 << (index as u32 % 128);
+            match owners.iter_mut().find(|(f, _)| *f == field.value()) {
+                Some((_, set)) => *set |= bit,
+                None => owners.push((field.value(), bit)),
+            }
+        }
+    }
+    let arms = owners.iter().map(|(field, set)| quote!(#field => #set,));
+    quote! {
+        struct __Table;
+
+        impl #private::Tagging for __Table {
+            const KEY: &'static str = "";
+            type Tag = ();
+
+            #[inline]
+            fn tag(_: u32) -> ::core::option::Option<()> {
+                ::core::option::Option::None
+            }
+        }
+
+        fn __read_tag<'__de, __D>(
+            _: __D,
+            _: ::core::option::Option<#private::TagSink<'_, '__de>>,
+        ) -> ::core::result::Result<::core::option::Option<u32>, __D::Error>
+        where
+            __D: #private::serde::Deserializer<'__de>,
+        {
+            // Presence mode never sees a tag key.
+            ::core::result::Result::Ok(::core::option::Option::None)
+        }
+
+        #[inline]
+        fn __presence(field: &str) -> u128 {
+            match field {
+                #(#arms)*
+                _ => 0,
+            }
+        }
+    }
+}
+
+/// The indexes of the variants whose payload reads and writes the tag
+/// (`visible`).
+pub(super) fn visible_indexes(cont: &Container) -> Vec<u32> {
+    cont.variants
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.visible)
+        .map(|(index, _)| index as u32)
+        .collect()
+}
