@@ -138,13 +138,7 @@ pub struct Table {
     name: &'static str,
     key: Option<&'static str>,
     entries: Vec<Member>,
-    by_str: AHashMap<Arc<str>, TagOwner>,
-    /// The same string tags when there are few: scanned, which beats
-    /// hashing the tag for a handful of short strings.
-    few_str: Vec<(Arc<str>, TagOwner)>,
-    by_u64: AHashMap<u64, TagOwner>,
-    by_i64: AHashMap<i64, TagOwner>,
-    by_bool: [Option<TagOwner>; 2],
+    owners: TagIndex,
     by_type: AHashMap<TypeId, u32>,
     fallback: Option<u32>,
     presence: AHashMap<Arc<str>, u128>,
@@ -172,8 +166,56 @@ pub struct Table {
     visible: bool,
 }
 
+/// Which subtype owns each tag, one map per tag kind.
+#[derive(Default)]
+struct TagIndex {
+    by_str: AHashMap<Arc<str>, TagOwner>,
+    /// The same string tags when there are few: scanned, which beats
+    /// hashing the tag for a handful of short strings.
+    few_str: Vec<(Arc<str>, TagOwner)>,
+    by_u64: AHashMap<u64, TagOwner>,
+    by_i64: AHashMap<i64, TagOwner>,
+    by_bool: [Option<TagOwner>; 2],
+}
+
 /// Up to this many string tags are found by a scan rather than a hash.
 const FEW: usize = 8;
+
+impl TagIndex {
+    /// The owner of `tag`, `index` if it had none.
+    fn claim(&mut self, tag: &OwnedLiteral, index: u32) -> &mut TagOwner {
+        let owner = TagOwner::One(index);
+        match tag {
+            OwnedLiteral::Str(s) => self.by_str.entry(s.clone()).or_insert(owner),
+            OwnedLiteral::U64(v) => self.by_u64.entry(*v).or_insert(owner),
+            OwnedLiteral::I64(v) => self.by_i64.entry(*v).or_insert(owner),
+            OwnedLiteral::Bool(v) => self.by_bool[*v as usize].get_or_insert(owner),
+        }
+    }
+
+    /// Called once every tag is claimed.
+    fn finish(&mut self) {
+        if self.by_str.len() <= FEW {
+            self.few_str = self.by_str.iter().map(|(k, v)| (k.clone(), *v)).collect();
+        }
+    }
+
+    #[inline]
+    fn owner(&self, found: Found<'_>) -> Option<&TagOwner> {
+        match found {
+            Found::Str(s) if self.by_str.len() <= FEW => self
+                .few_str
+                .iter()
+                .find(|(tag, _)| tag.len() == s.len() && **tag == *s)
+                .map(|(_, owner)| owner),
+            Found::Str(s) => self.by_str.get(s),
+            Found::U64(v) => self.by_u64.get(&v),
+            Found::I64(v) => self.by_i64.get(&v),
+            Found::Bool(v) => self.by_bool[v as usize].as_ref(),
+            _ => None,
+        }
+    }
+}
 
 /// Where the tag goes when a value is written.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -280,11 +322,7 @@ impl<T: ?Sized + 'static> Registry<T> {
             name: intern(name),
             key: key.as_deref().map(intern),
             entries: Vec::new(),
-            by_str: AHashMap::new(),
-            few_str: Vec::new(),
-            by_u64: AHashMap::new(),
-            by_i64: AHashMap::new(),
-            by_bool: [None, None],
+            owners: TagIndex::default(),
             by_type: AHashMap::new(),
             fallback: None,
             presence: AHashMap::new(),
@@ -339,9 +377,7 @@ impl<T: ?Sized + 'static> Registry<T> {
             out.by_type.entry(entry.type_id).or_insert(index);
             out.entries.push(entry);
         }
-        if out.by_str.len() <= FEW {
-            out.few_str = out.by_str.iter().map(|(k, v)| (k.clone(), *v)).collect();
-        }
+        out.owners.finish();
         Registry {
             table: out,
             marker: PhantomData,
@@ -408,12 +444,7 @@ impl<T: ?Sized + 'static> Registry<T> {
 
 impl Table {
     fn add_tag(&mut self, tag: &OwnedLiteral, index: u32, entry: &Member) {
-        let slot = match tag {
-            OwnedLiteral::Str(s) => self.by_str.entry(s.clone()).or_insert(TagOwner::One(index)),
-            OwnedLiteral::U64(v) => self.by_u64.entry(*v).or_insert(TagOwner::One(index)),
-            OwnedLiteral::I64(v) => self.by_i64.entry(*v).or_insert(TagOwner::One(index)),
-            OwnedLiteral::Bool(v) => self.by_bool[*v as usize].get_or_insert(TagOwner::One(index)),
-        };
+        let slot = self.owners.claim(tag, index);
         match *slot {
             TagOwner::One(first) if first != index => {
                 *slot = TagOwner::Clash(first, index);
@@ -499,19 +530,7 @@ impl Table {
     }
 
     fn index_of(&self, found: Found<'_>) -> Result<Option<u32>, String> {
-        let slot = match found {
-            Found::Str(s) if self.by_str.len() <= FEW => self
-                .few_str
-                .iter()
-                .find(|(tag, _)| tag.len() == s.len() && **tag == *s)
-                .map(|(_, slot)| slot),
-            Found::Str(s) => self.by_str.get(s),
-            Found::U64(v) => self.by_u64.get(&v),
-            Found::I64(v) => self.by_i64.get(&v),
-            Found::Bool(v) => self.by_bool[v as usize].as_ref(),
-            _ => None,
-        };
-        match slot {
+        match self.owners.owner(found) {
             None => Ok(None),
             Some(TagOwner::One(index)) => Ok(Some(*index)),
             Some(TagOwner::Clash(a, b)) => Err(format!(
