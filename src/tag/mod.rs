@@ -12,8 +12,10 @@ use serde::de;
 use serde::ser::{Serialize, Serializer};
 
 mod first_key;
+mod index;
 mod reader;
 
+pub(crate) use self::index::{TagIndex, TagOwner};
 pub use self::reader::{read_typed_tag, TagSink};
 pub(crate) use self::reader::{FastTagVisitor, Lookup, Static, TagVisitor, TokenVisitor};
 
