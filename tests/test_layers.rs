@@ -1,0 +1,132 @@
+//! The runtime's layers point one way (ARCHITECTURE.md, "Runtime layers"):
+//! every `crate::module` a file of `src/` names is a module listed before
+//! its own in that table. A new module must be placed in the table, and an
+//! import that points up fails here, naming both modules.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::Path;
+
+/// The top-level modules of `src/` in the order ARCHITECTURE.md's layer
+/// table lists them.
+fn layer_order(architecture: &str) -> Vec<String> {
+    let table = architecture
+        .split("## Runtime layers")
+        .nth(1)
+        .expect("ARCHITECTURE.md has a \"## Runtime layers\" section");
+    let mut order = Vec::new();
+    for row in table.lines().take_while(|l| !l.starts_with("## ")) {
+        let cells: Vec<&str> = row.split('|').collect();
+        // `| layer | modules | what lives there |`, below the header rows.
+        if cells.len() < 4 || cells[1].trim() == "layer" || cells[1].starts_with("---") {
+            continue;
+        }
+        for name in cells[2].split(',') {
+            order.push(name.trim().trim_matches('`').to_owned());
+        }
+    }
+    order
+}
+
+/// Every `.rs` file under `dir`, with the top-level module it belongs to.
+fn files(dir: &Path, top: Option<&str>, out: &mut Vec<(String, String)>) {
+    for entry in fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_stem().unwrap().to_str().unwrap().to_owned();
+        let module = top.map_or(name, str::to_owned);
+        if path.is_dir() {
+            files(&path, Some(&module), out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push((module, fs::read_to_string(&path).unwrap()));
+        }
+    }
+}
+
+/// The code of a file without its comments, so a doc link to another
+/// module is not an import.
+fn code(text: &str) -> String {
+    text.lines()
+        .map(|line| line.split("//").next().unwrap())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The modules named by `crate::name` in `code`, one level deep in a
+/// `crate::{a, b::c}` group.
+fn named_modules(code: &str) -> Vec<String> {
+    let ident = |s: &str| -> String {
+        s.trim_start()
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let mut out = Vec::new();
+    for part in code.split("crate::").skip(1) {
+        let Some(group) = part.strip_prefix('{') else {
+            out.push(ident(part));
+            continue;
+        };
+        // The group's entries at its own depth: `a`, `b::c`, `d::{e, f}`.
+        let (mut depth, mut entry) = (0, String::new());
+        for c in group.chars() {
+            match c {
+                '}' if depth == 0 => break,
+                ',' if depth == 0 => out.push(ident(&std::mem::take(&mut entry))),
+                '{' => depth += 1,
+                '}' => depth -= 1,
+                _ => entry.push(c),
+            }
+        }
+        out.push(ident(&entry));
+    }
+    out.retain(|name| !name.is_empty());
+    out
+}
+
+#[test]
+fn every_import_points_to_an_earlier_layer() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let order = layer_order(&fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap());
+    let rank: BTreeMap<&str, usize> = order
+        .iter()
+        .enumerate()
+        .map(|(i, m)| (m.as_str(), i))
+        .collect();
+    let mut sources = Vec::new();
+    files(&root.join("src"), None, &mut sources);
+    let mut problems = Vec::new();
+    for (module, text) in &sources {
+        if module == "lib" {
+            continue;
+        }
+        let Some(&own) = rank.get(module.as_str()) else {
+            problems.push(format!(
+                "src/{module} is not in ARCHITECTURE.md's layer table"
+            ));
+            continue;
+        };
+        for named in named_modules(&code(text)) {
+            if named == *module || !rank.contains_key(named.as_str()) {
+                // Itself, or an item of lib.rs such as `crate::Unknown`.
+                continue;
+            }
+            if rank[named.as_str()] > own {
+                problems.push(format!(
+                    "src/{module} imports crate::{named}, which ARCHITECTURE.md lists after it"
+                ));
+            }
+        }
+    }
+    problems.sort();
+    problems.dedup();
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+#[rstest::rstest]
+#[case("use crate::tag::Found;", &["tag"])]
+#[case("crate::buffer::Buffer::new()", &["buffer"])]
+#[case("use crate::{buffer::Buffer, tag::{Found, Literal}, state};", &["buffer", "tag", "state"])]
+#[case("let x = 1; // see crate::profile", &[])]
+fn modules_are_read_from_code(#[case] text: &str, #[case] expected: &[&str]) {
+    assert_eq!(named_modules(&code(text)), expected);
+}
