@@ -1029,8 +1029,8 @@ pub mod __private {
         Described, Entry, Registered, Registry, SchemaSubtype, TraitSettings,
     };
     pub use crate::tag::{
-        check_nested, read_typed_tag, unknown_typed_tag, Claims, Found, HeadValue, Literal,
-        LiteralTable, TagSink, MAX_NESTING,
+        check_nested, read_typed_tag, str_chunk, unknown_typed_tag, Claims, Found, HeadValue,
+        Literal, LiteralTable, TagSink, MAX_NESTING,
     };
     pub use crate::tagged::{TaggedSerializer, Tagging};
     pub use crate::tagged_one::{FromHierarchy, SubtypeOf};

@@ -288,3 +288,204 @@ fn custom_converter_errors_are_its_own() {
         "duplicate field `shape` at line 1 column 25"
     );
 }
+
+// ---------------------------------------------------------------------------
+// More than 16 string tags: `__lookup` matches the length, then the tag's
+// bytes as u64 chunks (`__private::str_chunk`). Chunk edges (8, 9, 16, 17
+// bytes), shared prefixes, non-ASCII, a NUL byte, the empty tag, and int and
+// bool tags in the same enum.
+
+/// A nested child: a string its parent does not own is offered to it.
+#[json_subtypes(tag = "type")]
+#[derive(Debug, Clone, PartialEq)]
+enum Inner {
+    #[json_subtypes(name = "inner")]
+    In(Body),
+    #[json_subtypes(name = "kind_000_kind_02")]
+    Deep(Body),
+}
+
+macro_rules! many {
+    ($name:ident { $($extra:tt)* }) => {
+        #[json_subtypes(tag = "type")]
+        #[derive(Debug, Clone, PartialEq)]
+        enum $name {
+            #[json_subtypes(name = "")]
+            Empty(Body),
+            #[json_subtypes(name = "a")]
+            A(Body),
+            #[json_subtypes(name = "ab")]
+            Ab(Body),
+            #[json_subtypes(name = "a\0")]
+            ANul(Body),
+            #[json_subtypes(name = "dog")]
+            Dog(Body),
+            #[json_subtypes(name = "dot")]
+            Dot(Body),
+            #[json_subtypes(name = "猫")]
+            Cat(Body),
+            #[json_subtypes(name = "größe")]
+            Size(Body),
+            #[json_subtypes(name = "kind_000")]
+            K8a(Body),
+            #[json_subtypes(name = "kind_001")]
+            K8b(Body),
+            #[json_subtypes(name = "kind_0001")]
+            K9a(Body),
+            #[json_subtypes(name = "kind_0002")]
+            K9b(Body),
+            #[json_subtypes(name = "kind_000_kind_00")]
+            K16a(Body),
+            #[json_subtypes(name = "kind_000_kind_01")]
+            K16b(Body),
+            #[json_subtypes(name = "kind_000_kind_000")]
+            K17a(Body),
+            #[json_subtypes(name = "kind_000_kind_001")]
+            K17b(Body),
+            #[json_subtypes(name = "abcdefghijklmnopqrstuvwx")]
+            K24(Body),
+            #[json_subtypes(name = "crab 🦀 über")]
+            Crab(Body),
+            #[json_subtypes(name = "same_prefix_long_tag_one")]
+            PrefixOne(Body),
+            #[json_subtypes(name = "same_prefix_long_tag_two")]
+            PrefixTwo(Body),
+            #[json_subtypes(name = "primary", alias = "alias_one", alias = 7)]
+            Aliased(Body),
+            #[json_subtypes(name = true)]
+            Yes(Body),
+            #[json_subtypes(nested)]
+            Nested(Inner),
+            $($extra)*
+        }
+    };
+}
+
+many!(Many {});
+many!(ManyOpen {
+    #[json_subtypes(fallback)]
+    Other(json_subtypes::Unknown),
+});
+
+const MANY_EXPECTED: &str = r#"expected one of "", "a", "ab", "a\0", "dog", "dot", "猫", "größe", "kind_000", "kind_001", "kind_0001", "kind_0002", "kind_000_kind_00", "kind_000_kind_01", "kind_000_kind_000", "kind_000_kind_001", "abcdefghijklmnopqrstuvwx", "crab 🦀 über", "same_prefix_long_tag_one", "same_prefix_long_tag_two", "primary", "alias_one", 7, true, "inner", "kind_000_kind_02""#;
+
+/// `Many::X(Body { n })` and the same variant of `ManyOpen`.
+macro_rules! both {
+    ($variant:ident, $n:expr) => {
+        (
+            Many::$variant(Body { n: $n }),
+            ManyOpen::$variant(Body { n: $n }),
+        )
+    };
+}
+
+fn nested(n: i32, deep: bool) -> (Many, ManyOpen) {
+    let inner = if deep {
+        Inner::Deep(Body { n })
+    } else {
+        Inner::In(Body { n })
+    };
+    (Many::Nested(inner.clone()), ManyOpen::Nested(inner))
+}
+
+#[rstest]
+#[case::empty(r#""""#, both!(Empty, 1))]
+#[case::one_byte(r#""a""#, both!(A, 1))]
+#[case::two_bytes(r#""ab""#, both!(Ab, 1))]
+#[case::nul_byte(r#""a\u0000""#, both!(ANul, 1))]
+#[case::three_bytes(r#""dog""#, both!(Dog, 1))]
+#[case::shared_prefix(r#""dot""#, both!(Dot, 1))]
+#[case::non_ascii_three_bytes(r#""猫""#, both!(Cat, 1))]
+#[case::non_ascii_escaped(r#""\u732b""#, both!(Cat, 1))]
+#[case::non_ascii(r#""größe""#, both!(Size, 1))]
+#[case::eight(r#""kind_000""#, both!(K8a, 1))]
+#[case::eight_other(r#""kind_001""#, both!(K8b, 1))]
+#[case::nine(r#""kind_0001""#, both!(K9a, 1))]
+#[case::nine_other(r#""kind_0002""#, both!(K9b, 1))]
+#[case::sixteen(r#""kind_000_kind_00""#, both!(K16a, 1))]
+#[case::sixteen_other(r#""kind_000_kind_01""#, both!(K16b, 1))]
+#[case::seventeen(r#""kind_000_kind_000""#, both!(K17a, 1))]
+#[case::seventeen_other(r#""kind_000_kind_001""#, both!(K17b, 1))]
+#[case::twenty_four(r#""abcdefghijklmnopqrstuvwx""#, both!(K24, 1))]
+#[case::emoji(r#""crab 🦀 über""#, both!(Crab, 1))]
+#[case::long_prefix_one(r#""same_prefix_long_tag_one""#, both!(PrefixOne, 1))]
+#[case::long_prefix_two(r#""same_prefix_long_tag_two""#, both!(PrefixTwo, 1))]
+#[case::primary(r#""primary""#, both!(Aliased, 1))]
+#[case::string_alias(r#""alias_one""#, both!(Aliased, 1))]
+#[case::int_alias("7", both!(Aliased, 1))]
+#[case::bool_tag("true", both!(Yes, 1))]
+#[case::nested_child(r#""inner""#, nested(1, false))]
+#[case::nested_child_same_length_as_own(r#""kind_000_kind_02""#, nested(1, true))]
+fn many_string_tags_read_in_every_position(
+    #[case] tag: &str,
+    #[case] expected: (Many, ManyOpen),
+    #[values("first", "middle", "last")] position: &str,
+) {
+    let text = at(tag, position);
+    assert_eq!(serde_json::from_str::<Many>(&text).unwrap(), expected.0);
+    assert_eq!(serde_json::from_str::<ManyOpen>(&text).unwrap(), expected.1);
+}
+
+#[rstest]
+#[case::same_length_as_dog(r#""dox""#, r#""dox""#)]
+#[case::empty_vs_one_byte(r#""b""#, r#""b""#)]
+#[case::nul_padded_eight(r#""kind_00\u0000""#, r#""kind_00\0""#)]
+#[case::nul_after_one_byte(r#""a\u0000\u0000""#, r#""a\0\0""#)]
+#[case::eight(r#""kind_002""#, r#""kind_002""#)]
+#[case::nine(r#""kind_0003""#, r#""kind_0003""#)]
+#[case::sixteen(r#""kind_000_kind_03""#, r#""kind_000_kind_03""#)]
+#[case::seventeen(r#""kind_000_kind_002""#, r#""kind_000_kind_002""#)]
+#[case::last_byte_of_twenty_four(r#""abcdefghijklmnopqrstuvwy""#, r#""abcdefghijklmnopqrstuvwy""#)]
+#[case::non_ascii_same_length(r#""größf""#, r#""größf""#)]
+#[case::other_length(r#""kind_000_kind_000_""#, r#""kind_000_kind_000_""#)]
+#[case::int("8", "8")]
+#[case::bool_false("false", "false")]
+fn many_string_tags_unknown(
+    #[case] tag: &str,
+    #[case] shown: &str,
+    #[values("first", "middle", "last")] position: &str,
+) {
+    let text = at(tag, position);
+    let err = serde_json::from_str::<Many>(&text).unwrap_err();
+    let message = err.to_string();
+    let expected = format!("unknown subtype tag {shown}, {MANY_EXPECTED} at line 1 column");
+    assert!(message.starts_with(&expected), "{message}\n{expected}");
+    match serde_json::from_str::<ManyOpen>(&text).unwrap() {
+        ManyOpen::Other(unknown) => assert_eq!(
+            serde_json::to_string(&ManyOpen::Other(unknown)).unwrap(),
+            text
+        ),
+        known => panic!("{text} read as {known:?}"),
+    }
+}
+
+#[test]
+fn many_string_tags_unknown_message() {
+    let err = serde_json::from_str::<Many>(r#"{"type":"dox","n":1}"#).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        format!("unknown subtype tag \"dox\", {MANY_EXPECTED} at line 1 column 13")
+    );
+}
+
+#[rstest]
+#[case::empty(both!(Empty, 2), r#"{"type":"","n":2}"#)]
+#[case::nul_byte(both!(ANul, 2), r#"{"type":"a\u0000","n":2}"#)]
+#[case::non_ascii(both!(Cat, 2), r#"{"type":"猫","n":2}"#)]
+#[case::nine(both!(K9b, 2), r#"{"type":"kind_0002","n":2}"#)]
+#[case::seventeen(both!(K17a, 2), r#"{"type":"kind_000_kind_000","n":2}"#)]
+#[case::emoji(both!(Crab, 2), r#"{"type":"crab 🦀 über","n":2}"#)]
+#[case::primary_not_alias(both!(Aliased, 2), r#"{"type":"primary","n":2}"#)]
+#[case::bool_tag(both!(Yes, 2), r#"{"type":true,"n":2}"#)]
+#[case::nested_child(nested(2, true), r#"{"type":"kind_000_kind_02","n":2}"#)]
+fn many_string_tags_write_and_round_trip(#[case] value: (Many, ManyOpen), #[case] text: &str) {
+    let (many, open) = value;
+    assert_eq!(serde_json::to_string(&many).unwrap(), text);
+    assert_eq!(serde_json::from_str::<Many>(text).unwrap(), many);
+    let json = serde_json::to_value(&many).unwrap();
+    assert_eq!(serde_json::from_value::<Many>(json).unwrap(), many);
+    assert_eq!(serde_json::to_string(&open).unwrap(), text);
+    assert_eq!(serde_json::from_str::<ManyOpen>(text).unwrap(), open);
+    let json = serde_json::to_value(&open).unwrap();
+    assert_eq!(serde_json::from_value::<ManyOpen>(json).unwrap(), open);
+}

@@ -133,6 +133,20 @@ pub fn unknown_typed_tag<E: de::Error, K: Serialize>(found: &K, expected: &[K]) 
     unknown(&show(found), &shown)
 }
 
+/// Bytes `8 * i..8 * i + 8` of `s` as a little-endian `u64`, zero past the
+/// end. A lookup of many string tags matches the length first, then these
+/// chunks: an integer `match` compiles to a jump table or a binary search,
+/// where a `&str` match compares each arm in turn. With the length known
+/// the zero padding cannot make two tags equal.
+#[inline]
+pub fn str_chunk(s: &str, i: usize) -> u64 {
+    let rest = s.as_bytes().get(8 * i..).unwrap_or_default();
+    let n = rest.len().min(8);
+    let mut chunk = [0u8; 8];
+    chunk[..n].copy_from_slice(&rest[..n]);
+    u64::from_le_bytes(chunk)
+}
+
 /// A table of literal tags: what the generated code knows of an enum.
 pub trait LiteralTable {
     /// Every accepted tag, aliases included, in declaration order.

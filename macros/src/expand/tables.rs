@@ -1,12 +1,19 @@
 //! The tag tables of an enum: how each variant's tag is found on read
 //! (literal, `tag_type` and presence tables) and written (`Tagging::tag`).
 
+use std::collections::BTreeMap;
+
 use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::private;
 use crate::ast::Container;
 use crate::attr::TagValue;
+
+/// Above this many string tags `__lookup` reads them by length and
+/// `u64` chunks (`chunked_strings`); at or below it the plain `&str`
+/// match is as fast and its expansion stays as it was.
+const CHUNKED_ABOVE: usize = 16;
 
 fn literal(value: &TagValue) -> TokenStream {
     let private = private();
@@ -27,6 +34,65 @@ fn value_of(ty: TokenStream, value: &TagValue) -> TokenStream {
         TagValue::I64(v) => quote!(#ty::I64(#v)),
         TagValue::U64(v) => quote!(#ty::U64(#v)),
         TagValue::Bool(v) => quote!(#ty::Bool(#v)),
+    }
+}
+
+/// `__private::str_chunk(tag, i)` for every chunk of a tag, computed here so
+/// the generated `match` compares constants.
+fn chunks(tag: &str) -> Vec<u64> {
+    tag.as_bytes()
+        .chunks(8)
+        .map(|bytes| {
+            let mut chunk = [0u8; 8];
+            chunk[..bytes.len()].copy_from_slice(bytes);
+            u64::from_le_bytes(chunk)
+        })
+        .collect()
+}
+
+/// The variant of string `__s` among `tags` (tag, variant index), as an
+/// `Option<u32>` expression: a `match` on the length, then, within a
+/// length, on the tuple of the string's `u64` chunks. rustc compiles a
+/// `&str` match into one length-and-`memcmp` test per arm, passed in turn;
+/// integer matches become jump tables or binary searches, so the cost no
+/// longer grows with the number of tags.
+fn chunked_strings(tags: &[(&str, u32)]) -> TokenStream {
+    let private = private();
+    let mut by_len: BTreeMap<usize, Vec<(&str, u32)>> = BTreeMap::new();
+    for &(tag, index) in tags {
+        let same_len = by_len.entry(tag.len()).or_default();
+        // `check_unique_tags` reports a duplicate; the first still wins, as
+        // in the plain match, and no pattern is unreachable.
+        if same_len.iter().all(|(t, _)| *t != tag) {
+            same_len.push((tag, index));
+        }
+    }
+    let len_arms = by_len.iter().map(|(len, same_len)| {
+        let body = if *len == 0 {
+            let index = same_len[0].1;
+            quote!(::core::option::Option::Some(#index))
+        } else {
+            let reads = (0..len.div_ceil(8)).map(|i| quote!(#private::str_chunk(__s, #i)));
+            let arms = same_len.iter().map(|(tag, index)| {
+                let chunks = chunks(tag).into_iter().map(|c| {
+                    syn::LitInt::new(&format!("{c:#018x}"), proc_macro2::Span::call_site())
+                });
+                quote!((#(#chunks,)*) => ::core::option::Option::Some(#index),)
+            });
+            quote! {
+                match (#(#reads,)*) {
+                    #(#arms)*
+                    _ => ::core::option::Option::None,
+                }
+            }
+        };
+        quote!(#len => #body,)
+    });
+    quote! {
+        match __s.len() {
+            #(#len_arms)*
+            _ => ::core::option::Option::None,
+        }
     }
 }
 
@@ -62,16 +128,37 @@ pub(super) fn literal_tables(cont: &Container) -> TokenStream {
         .iter()
         .filter(|v| v.is_readable())
         .flat_map(|v| v.tags.iter().map(|t| literal(&t.value)));
-    let arms = cont
+    let tagged: Vec<(u32, &crate::ast::Variant)> = cont
         .variants
         .iter()
         .enumerate()
         .filter(|(_, v)| !v.tags.is_empty() && v.is_readable())
-        .map(|(index, v)| {
-            let index = index as u32;
-            let patterns = v.tags.iter().map(|t| found_pattern(&t.value));
-            quote!(#(#patterns)|* => ::core::option::Option::Some(#index),)
-        });
+        .map(|(index, v)| (index as u32, v))
+        .collect();
+    let strings: Vec<(&str, u32)> = tagged
+        .iter()
+        .flat_map(|(index, v)| {
+            v.tags.iter().filter_map(move |t| match &t.value {
+                TagValue::Str(s) => Some((s.as_str(), *index)),
+                _ => None,
+            })
+        })
+        .collect();
+    let chunked = strings.len() > CHUNKED_ABOVE;
+    // Chunked, the string tags are looked up before this match; only the
+    // other kinds stay in it.
+    let arms = tagged.iter().filter_map(|(index, v)| {
+        let patterns: Vec<TokenStream> = v
+            .tags
+            .iter()
+            .filter(|t| !(chunked && matches!(t.value, TagValue::Str(_))))
+            .map(|t| found_pattern(&t.value))
+            .collect();
+        if patterns.is_empty() {
+            return None;
+        }
+        Some(quote!(#(#patterns)|* => ::core::option::Option::Some(#index),))
+    });
     let nested: Vec<(u32, &syn::Type)> = cont
         .variants
         .iter()
@@ -211,16 +298,35 @@ pub(super) fn literal_tables(cont: &Container) -> TokenStream {
         }
     };
 
+    let matched = quote! {
+        match __found {
+            #(#arms)*
+            #(#nested_arms)*
+            _ => ::core::option::Option::None,
+        }
+    };
+    // A level resolves its own tags, strings included, before any nested
+    // child sees the tag: a string it does not own falls through to them.
+    let lookup = if chunked {
+        let strings = chunked_strings(&strings);
+        quote! {
+            if let #private::Found::Str(__s) = __found {
+                if let ::core::option::Option::Some(__index) = #strings {
+                    return ::core::option::Option::Some(__index);
+                }
+            }
+            #matched
+        }
+    } else {
+        matched
+    };
+
     quote! {
         struct __Table;
 
         #[inline]
         fn __lookup(__found: #private::Found<'_>, __depth: u32) -> ::core::option::Option<u32> {
-            match __found {
-                #(#arms)*
-                #(#nested_arms)*
-                _ => ::core::option::Option::None,
-            }
+            #lookup
         }
 
         #[allow(unused_variables)]
@@ -407,4 +513,37 @@ pub(super) fn visible_indexes(cont: &Container) -> Vec<u32> {
         .filter(|(_, v)| v.visible)
         .map(|(index, _)| index as u32)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use quote::{format_ident, quote};
+
+    /// The expansion of an enum with `tags` string tags.
+    fn expansion(tags: usize) -> String {
+        let variants = (0..tags).map(|i| {
+            let name = format!("kind_{i:03}");
+            let variant = format_ident!("V{i}");
+            quote!(#[json_subtypes(name = #name)] #variant(Dog),)
+        });
+        let item = syn::parse2(quote!(enum E { #(#variants)* })).unwrap();
+        crate::expand::expand(quote!(tag = "type"), item).to_string()
+    }
+
+    #[test]
+    fn up_to_sixteen_string_tags_keep_the_str_match() {
+        let out = expansion(super::CHUNKED_ABOVE);
+        assert!(out.contains(r#"Found :: Str ("kind_015") =>"#), "{out}");
+        assert!(!out.contains("str_chunk"), "{out}");
+    }
+
+    #[test]
+    fn more_string_tags_match_length_then_chunks() {
+        let out = expansion(super::CHUNKED_ABOVE + 1);
+        assert!(!out.contains(r#"Found :: Str ("kind_"#), "{out}");
+        // "kind_016" is one chunk: the bytes little-endian.
+        let chunk = format!("{:#018x}", u64::from_le_bytes(*b"kind_016"));
+        assert!(out.contains(&format!("({chunk} ,) =>")), "{out}");
+        assert!(out.contains("match __s . len () { 8usize =>"), "{out}");
+    }
 }
