@@ -37,6 +37,20 @@ impl Serialize for Literal {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match *self {
             Literal::Str(v) => serializer.serialize_str(v),
+            _ => self.serialize_scalar(serializer),
+        }
+    }
+}
+
+impl Literal {
+    /// The int and bool arms, out of line: most tags are strings, and
+    /// without these arms a string tag's write is small enough for the
+    /// format's `serialize_field` to take it inline (issue 16;
+    /// PERFORMANCE.md, "Where the write's extra instructions go").
+    #[inline(never)]
+    fn serialize_scalar<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match *self {
+            Literal::Str(v) => serializer.serialize_str(v),
             Literal::I64(v) => serializer.serialize_i64(v),
             Literal::U64(v) => serializer.serialize_u64(v),
             Literal::Bool(v) => serializer.serialize_bool(v),

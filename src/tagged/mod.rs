@@ -103,7 +103,7 @@ impl<S: Serializer, T: Tagging> Serializer for TaggedSerializer<S, T> {
         value: &V,
     ) -> Result<S::Ok, S::Error> {
         match T::tag(index) {
-            Some(tag) => value.serialize(PayloadSerializer {
+            Some(tag) => value.serialize(PayloadSerializer::<_, _, true> {
                 inner: self.inner,
                 key: T::KEY,
                 tag,

@@ -10,7 +10,16 @@ use super::fields::{Fields, Subject};
 use crate::content::{Content, ContentSerializer};
 
 /// Serializes a newtype variant's payload with the tag entry first.
-pub struct PayloadSerializer<S, G> {
+///
+/// `OWN`: an enum's newtype variant, whose struct payload writes the tag
+/// entry as an `OwnEntry`, so that the format's `serialize_field` for it
+/// is not the one shared by the unit, struct-variant and trailing-tag
+/// writes. With one caller, LLVM inlines it into the payload's write, as
+/// serde's twin has its `&str` tag entry inlined (issue 16). Trait objects
+/// and profiles keep the shared one: their writes measured slower with a
+/// type of their own (PERFORMANCE.md, "Where the write's extra
+/// instructions go").
+pub struct PayloadSerializer<S, G, const OWN: bool = false> {
     pub(super) inner: S,
     pub(super) key: &'static str,
     pub(super) tag: G,
@@ -46,7 +55,9 @@ impl<S: Serializer, G: Serialize> PayloadSerializer<S, G> {
             visible,
         }
     }
+}
 
+impl<S: Serializer, G: Serialize, const OWN: bool> PayloadSerializer<S, G, OWN> {
     fn bad_type(&self, what: &str) -> S::Error {
         let subject = self.subject;
         if subject.of_trait {
@@ -99,7 +110,7 @@ macro_rules! payload_refuses {
     };
 }
 
-impl<S: Serializer, G: Serialize> Serializer for PayloadSerializer<S, G> {
+impl<S: Serializer, G: Serialize, const OWN: bool> Serializer for PayloadSerializer<S, G, OWN> {
     type Ok = S::Ok;
     type Error = S::Error;
     type SerializeSeq = Impossible<S::Ok, S::Error>;
@@ -256,7 +267,11 @@ impl<S: Serializer, G: Serialize> Serializer for PayloadSerializer<S, G> {
         let trailing = if self.last || self.visible {
             Some(self.tag)
         } else {
-            state.serialize_field(self.key, &self.tag)?;
+            if OWN {
+                state.serialize_field(self.key, &OwnEntry(&self.tag))?;
+            } else {
+                state.serialize_field(self.key, &self.tag)?;
+            }
             None
         };
         Ok(Fields {
@@ -271,6 +286,16 @@ impl<S: Serializer, G: Serialize> Serializer for PayloadSerializer<S, G> {
 
     fn is_human_readable(&self) -> bool {
         self.inner.is_human_readable()
+    }
+}
+
+/// The tag entry of an enum's struct payload (`PayloadSerializer`'s `OWN`).
+struct OwnEntry<'a, G>(&'a G);
+
+impl<G: Serialize> Serialize for OwnEntry<'_, G> {
+    #[inline]
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.0.serialize(serializer)
     }
 }
 
