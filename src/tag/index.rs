@@ -87,7 +87,14 @@ impl TagIndex {
             Found::Str(s) if self.by_str.len() <= FEW => self
                 .few_str
                 .iter()
-                .find(|(tag, _)| tag.len() == s.len() && **tag == *s)
+                // The first byte before the whole: a tag of the same
+                // length is then passed over without a call to `bcmp`,
+                // so the order of the list costs little.
+                .find(|(tag, _)| {
+                    tag.len() == s.len()
+                        && tag.as_bytes().first() == s.as_bytes().first()
+                        && **tag == *s
+                })
                 .map(|(_, owner)| owner),
             Found::Str(s) => self.by_str.get(s),
             Found::U64(v) => self.by_u64.get(&v),
