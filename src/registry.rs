@@ -8,7 +8,6 @@ use core::marker::PhantomData;
 use core::ops::{Deref, DerefMut};
 use std::sync::Arc;
 
-use ahash::AHashMap;
 use serde::de::{self, Deserializer};
 use serde::ser::{Error as _, Serializer};
 
@@ -17,7 +16,9 @@ use crate::marker::Conversions;
 use crate::native::{write_json, AnyReaders, Readers, Slot};
 use crate::object::{JsonOut, Subtype};
 use crate::rest::Payload;
-use crate::tag::{Found, Literal, Lookup, OwnedLiteral, TagIndex, TagOwner, TagSink, TagVisitor};
+use crate::tag::{
+    map, Found, Literal, Lookup, Map, OwnedLiteral, TagIndex, TagOwner, TagSink, TagVisitor,
+};
 use crate::tagged::PayloadSerializer;
 
 /// One registered subtype of a trait, as the impl attribute writes it (its
@@ -132,9 +133,9 @@ pub struct Table {
     key: Option<&'static str>,
     entries: Vec<Member>,
     owners: TagIndex,
-    by_type: AHashMap<TypeId, u32>,
+    by_type: Map<TypeId, u32>,
     fallback: Option<u32>,
-    presence: AHashMap<Arc<str>, u128>,
+    presence: Map<Arc<str>, u128>,
     fields: Vec<Arc<str>>,
     tags: Vec<Literal>,
     problems: Vec<String>,
@@ -265,9 +266,9 @@ impl<T: ?Sized + 'static> Registry<T> {
             key: key.as_deref().map(intern),
             entries: Vec::new(),
             owners: TagIndex::default(),
-            by_type: AHashMap::new(),
+            by_type: map(),
             fallback: None,
-            presence: AHashMap::new(),
+            presence: map(),
             fields: Vec::new(),
             tags: Vec::new(),
             problems: Vec::new(),

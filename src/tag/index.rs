@@ -1,11 +1,28 @@
 //! The tag owners of a run-time table (a registry or a profile): which
 //! subtype each tag names, one map per tag kind.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
-use ahash::AHashMap;
-
 use super::{Found, OwnedLiteral};
+
+/// A map of a run-time table (tags, field names, type ids), hashed with
+/// ahash under a fixed seed. Such a map holds only what was registered,
+/// never keys from the input, so no input can flood it; a random seed would
+/// only make its lookups, and the order of the few-tags list, differ from
+/// run to run, and with them the benches' instruction counts.
+pub(crate) type Map<K, V> = HashMap<K, V, ahash::RandomState>;
+
+/// An empty `Map`.
+pub(crate) fn map<K, V>() -> Map<K, V> {
+    // The digits of the crate's name: any fixed seed will do.
+    Map::with_hasher(ahash::RandomState::with_seeds(
+        0x6a73_6f6e,
+        0x5f73_7562,
+        0x7479_7065,
+        0x7300_0000,
+    ))
+}
 
 /// A tag owned by one subtype, or claimed by two.
 #[derive(Clone, Copy)]
@@ -15,15 +32,26 @@ pub(crate) enum TagOwner {
 }
 
 /// Which subtype owns each tag, one map per tag kind.
-#[derive(Default)]
 pub(crate) struct TagIndex {
-    by_str: AHashMap<Arc<str>, TagOwner>,
+    by_str: Map<Arc<str>, TagOwner>,
     /// The same string tags when there are few: scanned, which beats
     /// hashing the tag for a handful of short strings.
     few_str: Vec<(Arc<str>, TagOwner)>,
-    by_u64: AHashMap<u64, TagOwner>,
-    by_i64: AHashMap<i64, TagOwner>,
+    by_u64: Map<u64, TagOwner>,
+    by_i64: Map<i64, TagOwner>,
     by_bool: [Option<TagOwner>; 2],
+}
+
+impl Default for TagIndex {
+    fn default() -> Self {
+        TagIndex {
+            by_str: map(),
+            few_str: Vec::new(),
+            by_u64: map(),
+            by_i64: map(),
+            by_bool: [None; 2],
+        }
+    }
 }
 
 /// Up to this many string tags are found by a scan rather than a hash.
@@ -45,6 +73,11 @@ impl TagIndex {
     pub(crate) fn finish(&mut self) {
         if self.by_str.len() <= FEW {
             self.few_str = self.by_str.iter().map(|(k, v)| (k.clone(), *v)).collect();
+            // Scanned in an order of their own, not the map's, so that a
+            // tag's place in the scan does not depend on the hasher or on
+            // the order the linker gave the registrations.
+            self.few_str
+                .sort_by(|(a, _), (b, _)| (a.len(), a).cmp(&(b.len(), b)));
         }
     }
 
@@ -54,7 +87,14 @@ impl TagIndex {
             Found::Str(s) if self.by_str.len() <= FEW => self
                 .few_str
                 .iter()
-                .find(|(tag, _)| tag.len() == s.len() && **tag == *s)
+                // The first byte before the whole: a tag of the same
+                // length is then passed over without a call to `bcmp`,
+                // so the order of the list costs little.
+                .find(|(tag, _)| {
+                    tag.len() == s.len()
+                        && tag.as_bytes().first() == s.as_bytes().first()
+                        && **tag == *s
+                })
                 .map(|(_, owner)| owner),
             Found::Str(s) => self.by_str.get(s),
             Found::U64(v) => self.by_u64.get(&v),

@@ -15,7 +15,7 @@ mod first_key;
 mod index;
 mod reader;
 
-pub(crate) use self::index::{TagIndex, TagOwner};
+pub(crate) use self::index::{map, Map, TagIndex, TagOwner};
 pub use self::reader::{read_typed_tag, TagSink};
 pub(crate) use self::reader::{FastTagVisitor, Lookup, Static, TagVisitor, TokenVisitor};
 
