@@ -15,7 +15,7 @@ pub(crate) type Map<K, V> = HashMap<K, V, ahash::RandomState>;
 
 /// An empty `Map`.
 pub(crate) fn map<K, V>() -> Map<K, V> {
-    // The digits of the crate's name: any fixed seed will do.
+    // The crate's name in ASCII: any fixed seed will do.
     Map::with_hasher(ahash::RandomState::with_seeds(
         0x6a73_6f6e,
         0x5f73_7562,

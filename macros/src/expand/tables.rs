@@ -96,6 +96,24 @@ fn chunked_strings(tags: &[(&str, u32)]) -> TokenStream {
     }
 }
 
+/// `__read_tag`, which the generated `Dispatch` calls to read a tag's
+/// value: the signature every kind of tag table shares, around `body`.
+fn read_tag_fn(attrs: TokenStream, body: TokenStream) -> TokenStream {
+    let private = private();
+    quote! {
+        #attrs
+        fn __read_tag<'__de, __D>(
+            __tag: __D,
+            __sink: ::core::option::Option<#private::TagSink<'_, '__de>>,
+        ) -> ::core::result::Result<::core::option::Option<u32>, __D::Error>
+        where
+            __D: #private::serde::Deserializer<'__de>,
+        {
+            #body
+        }
+    }
+}
+
 /// `Tagging::tag`: the tag of each variant, `None` for the fallback.
 fn tag_arms(cont: &Container, value: impl Fn(&crate::ast::Variant) -> TokenStream) -> TokenStream {
     let arms = cont.variants.iter().enumerate().map(|(index, v)| {
@@ -255,20 +273,17 @@ pub(super) fn literal_tables(cont: &Container) -> TokenStream {
         };
         (items, check)
     };
+    let read_tag = read_tag_fn(
+        quote!(#[inline]),
+        quote! {
+            #first_use_check
+            #private::read_literal_tag::<__Table, __D>(__tag, __sink)
+        },
+    );
     let nested_items = quote! {
         #nested_items
 
-        #[inline]
-        fn __read_tag<'__de, __D>(
-            __tag: __D,
-            __sink: ::core::option::Option<#private::TagSink<'_, '__de>>,
-        ) -> ::core::result::Result<::core::option::Option<u32>, __D::Error>
-        where
-            __D: #private::serde::Deserializer<'__de>,
-        {
-            #first_use_check
-            #private::read_literal_tag::<__Table, __D>(__tag, __sink)
-        }
+        #read_tag
     };
     let claims_verify = if nested.is_empty() {
         quote!()
@@ -414,6 +429,20 @@ pub(super) fn typed_tables(cont: &Container, ty: &syn::Type) -> TokenStream {
         .filter(|v| v.is_readable())
         .flat_map(|v| v.tags.iter().map(|t| &t.tokens));
     let tag = tag_arms(cont, |v| v.tags[0].tokens.clone());
+    let read_tag = read_tag_fn(
+        quote!(),
+        quote! {
+            #private::read_typed_tag::<#ty, __D>(
+                __tag,
+                __sink,
+                |__found: &#ty| {
+                    #(#checks)*
+                    ::core::option::Option::None
+                },
+                || ::std::vec![#(#all_tags),*],
+            )
+        },
+    );
     quote! {
         struct __Table;
 
@@ -427,23 +456,7 @@ pub(super) fn typed_tables(cont: &Container, ty: &syn::Type) -> TokenStream {
             }
         }
 
-        fn __read_tag<'__de, __D>(
-            __tag: __D,
-            __sink: ::core::option::Option<#private::TagSink<'_, '__de>>,
-        ) -> ::core::result::Result<::core::option::Option<u32>, __D::Error>
-        where
-            __D: #private::serde::Deserializer<'__de>,
-        {
-            #private::read_typed_tag::<#ty, __D>(
-                __tag,
-                __sink,
-                |__found: &#ty| {
-                    #(#checks)*
-                    ::core::option::Option::None
-                },
-                || ::std::vec![#(#all_tags),*],
-            )
-        }
+        #read_tag
 
         #[inline]
         fn __presence(_: &str) -> u128 {
