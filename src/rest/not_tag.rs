@@ -65,9 +65,13 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for NotTagDeserializer<'_, D> 
 
 /// A test, not a `Result`, and not generic: a `?` on a `Result` compiled a
 /// conversion for every key visitor and error type.
+///
+/// The first byte before the whole: a key as long as the tag but not it
+/// (`"name"` beside `"type"`) is then passed over without a call to `bcmp`.
 #[inline]
 fn is_tag(key: &[u8], tag: &str) -> bool {
-    key == tag.as_bytes()
+    let tag = tag.as_bytes();
+    key.len() == tag.len() && key.first() == tag.first() && key == tag
 }
 
 /// Scalar visits a key that is not the tag passes on to the wrapped visitor.
