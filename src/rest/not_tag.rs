@@ -7,6 +7,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, EnumAccess, MapAccess, Visi
 
 use super::duplicate_field;
 use super::forward::forward_requests;
+use crate::tag::is_known;
 
 /// A key seed that refuses the tag key, then hands the key to `seed`.
 pub(super) struct NotTag<'s, K> {
@@ -65,13 +66,9 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for NotTagDeserializer<'_, D> 
 
 /// A test, not a `Result`, and not generic: a `?` on a `Result` compiled a
 /// conversion for every key visitor and error type.
-///
-/// The first byte before the whole: a key as long as the tag but not it
-/// (`"name"` beside `"type"`) is then passed over without a call to `bcmp`.
 #[inline]
 fn is_tag(key: &[u8], tag: &str) -> bool {
-    let tag = tag.as_bytes();
-    key.len() == tag.len() && key.first() == tag.first() && key == tag
+    is_known(key, tag.as_bytes())
 }
 
 /// Scalar visits a key that is not the tag passes on to the wrapped visitor.

@@ -87,14 +87,9 @@ impl TagIndex {
             Found::Str(s) if self.by_str.len() <= FEW => self
                 .few_str
                 .iter()
-                // The first byte before the whole: a tag of the same
-                // length is then passed over without a call to `bcmp`,
-                // so the order of the list costs little.
-                .find(|(tag, _)| {
-                    tag.len() == s.len()
-                        && tag.as_bytes().first() == s.as_bytes().first()
-                        && **tag == *s
-                })
+                // `is_known` passes over a tag of the same length on its
+                // first byte, so the order of the list costs little.
+                .find(|(tag, _)| super::is_known(s.as_bytes(), tag.as_bytes()))
                 .map(|(_, owner)| owner),
             Found::Str(s) => self.by_str.get(s),
             Found::U64(v) => self.by_u64.get(&v),

@@ -147,6 +147,16 @@ pub fn unknown_typed_tag<E: de::Error, K: Serialize>(found: &K, expected: &[K]) 
     unknown(&show(found), &shown)
 }
 
+/// Whether a text read at run time is `known` (a tag, a tag key): the
+/// first byte before the whole, so that one of the same length but not it
+/// (`"name"` beside `"type"`, `"cat"` beside `"dog"`) is passed over
+/// without a call to `bcmp` (issue 16; PERFORMANCE.md, "The duplicate-tag
+/// check on its first byte").
+#[inline]
+pub(crate) fn is_known(text: &[u8], known: &[u8]) -> bool {
+    text.len() == known.len() && text.first() == known.first() && text == known
+}
+
 /// Bytes `8 * i..8 * i + 8` of `s` as a little-endian `u64`, zero past the
 /// end. A lookup of many string tags matches the length first, then these
 /// chunks: an integer `match` compiles to a jump table or a binary search,
