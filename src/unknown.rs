@@ -6,7 +6,7 @@ use core::fmt;
 use serde::de::{self, Deserialize, DeserializeOwned, Deserializer, MapAccess, Visitor};
 use serde::ser::{Serialize, Serializer};
 
-use crate::buffer::{Buffer, RecordSeed};
+use crate::buffer::{Buffer, Mark, RecordSeed};
 
 thread_local! {
     /// Set while an `Unknown` hands its visitor to a deserializer: if that
@@ -142,7 +142,7 @@ impl Unknown {
 
     /// Reads the whole object, tag entry included, into `T`.
     pub fn deserialize_into<T: DeserializeOwned>(&self) -> Result<T, de::value::Error> {
-        let mut reader = self.map.reader_at(0);
+        let mut reader = self.map.reader_at(Mark::START);
         T::deserialize(reader.next_value(true))
     }
 
@@ -153,22 +153,22 @@ impl Unknown {
         serde_json::to_value(self)
     }
 
-    fn entries(&self) -> impl Iterator<Item = (usize, usize)> {
+    fn entries(&self) -> impl Iterator<Item = (Mark, Mark)> {
         self.map
-            .reader_at(0)
+            .reader_at(Mark::START)
             .map_entries()
             .unwrap_or_default()
             .into_iter()
     }
 
-    fn key_at(&self, pos: usize) -> Option<&str> {
+    fn key_at(&self, pos: Mark) -> Option<&str> {
         self.map.str_at(pos)
     }
 }
 
 impl Serialize for Unknown {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        self.map.emit_at(0).serialize(serializer)
+        self.map.emit_at(Mark::START).serialize(serializer)
     }
 }
 

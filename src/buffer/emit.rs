@@ -6,25 +6,25 @@ use super::*;
 /// Writes a recorded value back through any serializer, exactly as read.
 pub(crate) struct Emit<'a, 'de> {
     buf: &'a Buffer<'de>,
-    pos: usize,
+    pos: Mark,
 }
 
 impl<'de> Buffer<'de> {
-    pub(crate) fn emit_at(&self, pos: usize) -> Emit<'_, 'de> {
-        Emit { buf: self, pos }
+    pub(crate) fn emit_at(&self, at: Mark) -> Emit<'_, 'de> {
+        Emit { buf: self, pos: at }
     }
 }
 
 impl Reader<'_, '_> {
     /// Skips one value and returns where it started.
-    pub(crate) fn step(&mut self) -> usize {
-        let start = self.pos;
+    pub(crate) fn step(&mut self) -> Mark {
+        let start = self.position();
         self.skip();
         start
     }
 
     /// The entries of the map at the current position, as value offsets.
-    pub(crate) fn map_entries(&mut self) -> Option<Vec<(usize, usize)>> {
+    pub(crate) fn map_entries(&mut self) -> Option<Vec<(Mark, Mark)>> {
         if self.peek() != MAP {
             return None;
         }
@@ -43,8 +43,8 @@ impl Reader<'_, '_> {
 
 impl<'de> Buffer<'de> {
     /// The string recorded at `pos`, if it is one.
-    pub(crate) fn str_at(&self, pos: usize) -> Option<&str> {
-        let mut r = Reader { buf: self, pos };
+    pub(crate) fn str_at(&self, at: Mark) -> Option<&str> {
+        let mut r = self.reader_at(at);
         match r.byte() {
             STR_BORROWED => Some(r.borrowed_str()),
             STR_OWNED => core::str::from_utf8(r.owned()).ok(),

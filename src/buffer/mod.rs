@@ -139,8 +139,15 @@ impl<'de> Buffer<'de> {
         }
     }
 
-    pub(crate) fn truncate(&mut self, len: usize) {
-        self.code.truncate(len);
+    /// Drops every value recorded after `mark`.
+    pub(crate) fn truncate(&mut self, mark: Mark) {
+        self.code.truncate(mark.0);
+    }
+
+    /// Where the next value recorded will start.
+    #[inline]
+    pub(crate) fn mark(&self) -> Mark {
+        Mark(self.code.len())
     }
 
     /// Records the value `deserializer` yields, counting nesting against `max_depth`.
@@ -221,11 +228,11 @@ impl<'de> Buffer<'de> {
     }
 
     /// Starts a map whose entries the caller records; see `end_map`.
-    pub(crate) fn begin_map(&mut self) -> usize {
+    pub(crate) fn begin_map(&mut self) -> Mark {
         self.recorder(1).open(MAP)
     }
 
-    pub(crate) fn end_map<E: de::Error>(&mut self, at: usize, count: u64) -> Result<(), E> {
+    pub(crate) fn end_map<E: de::Error>(&mut self, at: Mark, count: u64) -> Result<(), E> {
         self.recorder(1).close(at, count)
     }
 
@@ -315,23 +322,26 @@ impl<'de> Buffer<'de> {
     }
 
     #[inline]
-    pub(crate) fn reader_at(&self, pos: usize) -> Reader<'_, 'de> {
-        Reader { buf: self, pos }
+    pub(crate) fn reader_at(&self, at: Mark) -> Reader<'_, 'de> {
+        Reader {
+            buf: self,
+            pos: at.0,
+        }
     }
 
     /// The digits, when the buffer holds one entry, `NUMBER_TOKEN` and a
     /// string: the map serde_json's `arbitrary_precision` makes of a bare
     /// number (as recorded by the engine's key loop).
     pub(crate) fn lone_number(&self) -> Option<&str> {
-        if self.code.is_empty() || self.str_at(0) != Some(NUMBER_TOKEN) {
+        if self.code.is_empty() || self.str_at(Mark::START) != Some(NUMBER_TOKEN) {
             return None;
         }
-        let mut r = self.reader_at(0);
+        let mut r = self.reader_at(Mark::START);
         r.skip();
         if r.pos >= self.len() {
             return None;
         }
-        let digits = self.str_at(r.pos)?;
+        let digits = self.str_at(r.position())?;
         r.skip();
         (r.pos == self.len()).then_some(digits)
     }
@@ -380,7 +390,7 @@ impl Clone for Buffer<'_> {
 /// was borrowed; floats compare as `f64` does.
 impl PartialEq for Buffer<'_> {
     fn eq(&self, other: &Self) -> bool {
-        let (mut a, mut b) = (self.reader_at(0), other.reader_at(0));
+        let (mut a, mut b) = (self.reader_at(Mark::START), other.reader_at(Mark::START));
         loop {
             match (a.pos >= self.code.len(), b.pos >= other.code.len()) {
                 (true, true) => return true,
@@ -505,16 +515,50 @@ fn unzigzag(v: u64) -> i64 {
     ((v >> 1) as i64) ^ -((v & 1) as i64)
 }
 
-/// Records a borrowed slice as its address and length.
-/// Records a borrowed slice as its code, address and length (a fixed 13
-/// bytes, written at once; callers keep `len` within `u32`).
+/// Bytes after the code of a borrowed slice: its pointer, then its length
+/// as a `u32` (callers keep it within).
+const SLICE_REF: usize = PTR + 4;
+const PTR: usize = core::mem::size_of::<*const u8>();
+
+/// Records a borrowed slice as its code, pointer and length.
+///
+/// The pointer goes into the stream as a pointer, not as the integer of its
+/// address: its bytes keep their provenance, so the reader gets back a
+/// pointer it may use (an address turned back into a pointer has none, and
+/// Miri's strict provenance refuses it).
 #[inline]
 fn put_slice_ref(code: &mut Vec<u8>, kind: u8, v: &[u8]) {
-    let mut entry = [0u8; 1 + 8 + 4];
-    entry[0] = kind;
-    entry[1..9].copy_from_slice(&(v.as_ptr() as usize as u64).to_le_bytes());
-    entry[9..].copy_from_slice(&(v.len() as u32).to_le_bytes());
-    code.extend_from_slice(&entry);
+    let len = (v.len() as u32).to_le_bytes();
+    code.reserve(1 + SLICE_REF);
+    let at = code.len();
+    // SAFETY: `reserve` made room for the `1 + SLICE_REF` bytes written from
+    // `at`, each write is unaligned, and all of them are written before
+    // `set_len` takes them in.
+    unsafe {
+        let dst = code.as_mut_ptr().add(at);
+        dst.write(kind);
+        dst.add(1).cast::<*const u8>().write_unaligned(v.as_ptr());
+        dst.add(1 + PTR).cast::<[u8; 4]>().write_unaligned(len);
+        code.set_len(at + 1 + SLICE_REF);
+    }
+}
+
+/// A position in a buffer: where a recorded value starts, or where the
+/// buffer ends. Only the buffer makes one (its field is private to this
+/// module), and a [`Reader`] moves by whole values, so a read never starts
+/// inside a value, where a string's bytes could be taken for a pointer.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct Mark(usize);
+
+impl Mark {
+    /// The first value of every buffer.
+    pub(crate) const START: Mark = Mark(0);
+
+    /// How far into the buffer, in bytes (to compare with `Buffer::len`).
+    #[inline]
+    pub(crate) fn offset(self) -> usize {
+        self.0
+    }
 }
 
 /// A cursor over a [`Buffer`]; each value is read at most once.
@@ -525,8 +569,8 @@ pub(crate) struct Reader<'a, 'de> {
 
 impl<'a, 'de> Reader<'a, 'de> {
     #[inline]
-    pub(crate) fn position(&self) -> usize {
-        self.pos
+    pub(crate) fn position(&self) -> Mark {
+        Mark(self.pos)
     }
 
     /// The next value as a deserializer; advances past it.
@@ -585,13 +629,21 @@ impl<'a, 'de> Reader<'a, 'de> {
 
     #[inline]
     fn borrowed(&mut self) -> &'de [u8] {
-        let addr = u64::from_le_bytes(self.array()) as usize;
-        let len = u32::from_le_bytes(self.array()) as usize;
-        // SAFETY: `addr` and `len` were written by `put_slice_ref` from a
-        // `&'de [u8]` (or the bytes of a `&'de str`) at exactly this offset:
-        // the code byte before them says so and only `Buffer` writes `code`.
-        // `Buffer<'de>` cannot outlive `'de`, so the memory is still borrowed.
-        unsafe { core::slice::from_raw_parts(addr as *const u8, len) }
+        let entry = &self.buf.code[self.pos..self.pos + SLICE_REF];
+        let mut len = [0; 4];
+        len.copy_from_slice(&entry[PTR..]);
+        self.pos += SLICE_REF;
+        // SAFETY: a reader starts at a `Mark` and moves by whole values, and
+        // the code before `entry` is a borrowed slice's, so `put_slice_ref`
+        // wrote these bytes from a `&'de [u8]` (or a `&'de str`'s bytes),
+        // the pointer as a pointer: read back as one, it keeps its
+        // provenance. `Buffer<'de>` cannot outlive `'de`, so the memory is
+        // still borrowed, and an owned buffer (the one that may be
+        // `'static`) records none.
+        unsafe {
+            let ptr = entry.as_ptr().cast::<*const u8>().read_unaligned();
+            core::slice::from_raw_parts(ptr, u32::from_le_bytes(len) as usize)
+        }
     }
 
     #[inline]
@@ -624,9 +676,7 @@ impl<'a, 'de> Reader<'a, 'de> {
                 self.pos += 8;
                 self.skip();
             }
-            STR_BORROWED | BYTES_BORROWED => {
-                self.borrowed();
-            }
+            STR_BORROWED | BYTES_BORROWED => self.pos += SLICE_REF,
             STR_OWNED | BYTES_OWNED | NUMBER => {
                 self.owned();
             }

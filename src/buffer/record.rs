@@ -77,12 +77,12 @@ impl<'b, 'de> Recorder<'b, 'de> {
 
     /// Starts a sequence (`map` false) or a map whose elements the caller
     /// records with `nested`; see `close`.
-    pub(crate) fn open_container(&mut self, map: bool) -> usize {
+    pub(crate) fn open_container(&mut self, map: bool) -> Mark {
         self.open(if map { MAP } else { SEQ })
     }
 
-    pub(super) fn open(&mut self, kind: u8) -> usize {
-        let at = self.code().len();
+    pub(super) fn open(&mut self, kind: u8) -> Mark {
+        let at = self.buf.mark();
         self.code().push(kind);
         self.code().extend_from_slice(&[0; 8]);
         at
@@ -95,22 +95,24 @@ impl<'b, 'de> Recorder<'b, 'de> {
 
     /// Turns the map recorded at `at` into a `NUMBER` if it is serde_json's
     /// arbitrary-precision number, so it replays as a number.
-    fn as_number(&mut self, at: usize) {
-        let key = at + 9;
+    fn as_number(&mut self, at: Mark) {
+        // The first key, after the map's code and its `end` and `count`.
+        let key = Mark(at.0 + 9);
         if self.buf.str_at(key) != Some(NUMBER_TOKEN) {
             return;
         }
         let mut r = self.buf.reader_at(key);
         r.skip();
-        let Some(digits) = self.buf.str_at(r.pos).map(str::to_owned) else {
+        let Some(digits) = self.buf.str_at(r.position()).map(str::to_owned) else {
             return;
         };
-        self.buf.code.truncate(at);
+        self.buf.truncate(at);
         put_varint_entry(self.code(), NUMBER, digits.len() as u64);
         self.code().extend_from_slice(digits.as_bytes());
     }
 
-    pub(crate) fn close<E: de::Error>(&mut self, at: usize, count: u64) -> Result<(), E> {
+    pub(crate) fn close<E: de::Error>(&mut self, at: Mark, count: u64) -> Result<(), E> {
+        let at = at.0;
         let end = self.code().len();
         let (end, count) = match (u32::try_from(end), u32::try_from(count)) {
             (Ok(end), Ok(count)) => (end, count),

@@ -179,7 +179,7 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
                     // `visible` payload which reads it where it was; dropped
                     // again for any other subtype.
                     let key = s.key().unwrap_or_default();
-                    let mark = prefix.len();
+                    let mark = prefix.mark();
                     let mut head = None;
                     let sink = TagSink {
                         buf: &mut prefix,

@@ -12,7 +12,7 @@ use serde::de::{
     VariantAccess, Visitor,
 };
 
-use crate::buffer::{Buffer, Reader};
+use crate::buffer::{Buffer, Mark, Reader};
 use crate::unknown::{take_wants_hint, tell_tag_key};
 
 mod forward;
@@ -73,10 +73,10 @@ pub struct Rest<'de, 's, A: MapAccess<'de>> {
 /// the payload's reader made every move of that reader a `memcpy`.
 pub(crate) struct PrefixReader<'b, 'de> {
     pub(crate) buf: &'b Buffer<'de>,
-    pos: usize,
+    pos: Mark,
     end: usize,
     /// A second stretch read after the first: `[0, then)`.
-    then: Option<usize>,
+    then: Option<Mark>,
 }
 
 impl<'de> Buffer<'de> {
@@ -84,7 +84,7 @@ impl<'de> Buffer<'de> {
         let end = self.len();
         PrefixReader {
             buf: self,
-            pos: 0,
+            pos: Mark::START,
             end,
             then: None,
         }
@@ -98,7 +98,7 @@ impl<'de> Buffer<'de> {
     pub(crate) fn prefix_reader_ended(&self) -> PrefixReader<'_, 'de> {
         PrefixReader {
             buf: self,
-            pos: 0,
+            pos: Mark::START,
             end: usize::MAX,
             then: None,
         }
@@ -106,7 +106,7 @@ impl<'de> Buffer<'de> {
 
     /// Reads from `start` to the end first, then from the beginning to
     /// `start`: a nested child sees the tag entry recorded at `start` first.
-    pub(crate) fn prefix_reader_from(&self, start: usize) -> PrefixReader<'_, 'de> {
+    pub(crate) fn prefix_reader_from(&self, start: Mark) -> PrefixReader<'_, 'de> {
         let end = self.len();
         PrefixReader {
             buf: self,
@@ -125,10 +125,10 @@ impl<'de> PrefixReader<'_, 'de> {
         let mut reader = self.buf.reader_at(self.pos);
         let out = f(&mut reader);
         self.pos = reader.position();
-        if self.pos >= self.end {
+        if self.pos.offset() >= self.end {
             if let Some(then) = self.then.take() {
-                self.pos = 0;
-                self.end = then;
+                self.pos = Mark::START;
+                self.end = then.offset();
             }
         }
         out
@@ -136,7 +136,7 @@ impl<'de> PrefixReader<'_, 'de> {
 
     #[inline]
     fn is_done(&self) -> bool {
-        self.pos >= self.end
+        self.pos.offset() >= self.end
     }
 }
 
@@ -164,7 +164,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Rest<'de, '_, A> {
     {
         if !self.prefix.is_done() {
             // Only a `prefix_reader_ended` gets here at the buffer's end.
-            if self.prefix.pos >= self.prefix.buf.len() {
+            if self.prefix.pos.offset() >= self.prefix.buf.len() {
                 return Ok(None);
             }
             self.from_prefix = true;

@@ -7,7 +7,7 @@ use core::fmt;
 
 use serde::de::{self, Deserializer, EnumAccess, MapAccess, SeqAccess, Visitor};
 
-use crate::buffer::{Buffer, Recorder, NUMBER_TOKEN};
+use crate::buffer::{Buffer, Mark, Recorder, NUMBER_TOKEN};
 
 /// The first key of a map read as a tag value: serde_json's number token,
 /// or a key kept to hand on with the map.
@@ -204,7 +204,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Resumed<'de, A> {
                 .deserialize(de::value::StringDeserializer::new(key))
                 .map(Some),
             Some(FirstKey::Other(buf)) => {
-                let mut reader = buf.reader_at(0);
+                let mut reader = buf.reader_at(Mark::START);
                 seed.deserialize(reader.next_value::<A::Error>(self.human_readable))
                     .map(Some)
             }

@@ -542,7 +542,7 @@ where
         }
         Some(sink) => {
             sink.buf.push_str(sink.key);
-            let start = sink.buf.len();
+            let start = sink.buf.mark();
             sink.buf.record(deserializer, crate::state::remaining())?;
             let mut reader = sink.buf.reader_at(start);
             let value = reader.next_value::<de::value::Error>(sink.buf.human_readable());

@@ -18,11 +18,11 @@ where
     reader.pos += 1;
     let (end, count) = reader.container();
     let first = hoist.and_then(|key| {
-        let mut scan = reader.buf.reader_at(reader.pos);
+        let mut scan = reader.buf.reader_at(Mark(reader.pos));
         (0..count).find_map(|_| {
             let k = scan.step();
             scan.skip();
-            (reader.buf.str_at(k) == Some(key)).then_some((k, scan.pos))
+            (reader.buf.str_at(k) == Some(key)).then_some((k.0, scan.pos))
         })
     });
     let mut map = ReplayMap {
