@@ -10,10 +10,10 @@
 #                                      ones below by default)
 #
 # Left out: `test_ui` (trybuild runs cargo and rustc as processes, which
-# Miri cannot). `test_corpus` and `test_fuzz_corpus` read their files from
-# disk, so they run with `-Zmiri-disable-isolation`, and under Miri replay
-# a fixed sample (every 8th file, every 40th input): the whole corpora
-# would take hours. Single tests that Miri cannot finish in reasonable time
+# Miri cannot). `test_corpus`, `test_fuzz_corpus` and `test_layers` read
+# files from disk, so they run with `-Zmiri-disable-isolation`; under Miri
+# the first two replay a fixed sample (every 8th file, every 40th input):
+# the whole corpora would take hours. Single tests that Miri cannot finish in reasonable time
 # are `#[cfg_attr(miri, ignore = "...")]` in place, with their reason.
 # Prints one line per binary: name, result, test counts, time.
 set -uo pipefail
@@ -25,7 +25,7 @@ if ! cargo +nightly miri --version >/dev/null 2>&1; then
 fi
 
 SKIP=" test_ui "
-FROM_DISK=" test_corpus test_fuzz_corpus "
+FROM_DISK=" test_corpus test_fuzz_corpus test_layers "
 if [ $# -gt 0 ]; then
     TESTS=("$@")
 else
