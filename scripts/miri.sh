@@ -8,6 +8,11 @@
 #
 # Usage: scripts/miri.sh [TEST ...]   (names of tests/*.rs; all but the
 #                                      ones below by default)
+#        FEATURES=a,b scripts/miri.sh ...   (with crate features: five
+#            binaries test only under theirs, as `.ci/run` does:
+#            FEATURES=arbitrary_precision,raw_value,schemars,utoipa,exact_numbers
+#            scripts/miri.sh test_exact_numbers test_openapi test_schema
+#            test_schema_traits test_serde_json_features)
 #
 # Left out: `test_ui` (trybuild runs cargo and rustc as processes, which
 # Miri cannot). `test_corpus`, `test_fuzz_corpus` and `test_layers` read
@@ -45,7 +50,7 @@ for t in "${TESTS[@]}"; do
     start=$(date +%s)
     flags=$FLAGS
     [[ "$FROM_DISK" == *" $t "* ]] && flags="$flags -Zmiri-disable-isolation"
-    out=$(MIRIFLAGS="$flags" cargo +nightly miri test --test "$t" 2>&1)
+    out=$(MIRIFLAGS="$flags" cargo +nightly miri test ${FEATURES:+--features "$FEATURES"} --test "$t" 2>&1)
     rc=$?
     secs=$(( $(date +%s) - start ))
     printf '%s\n' "$out" >> "$LOG"
