@@ -76,7 +76,7 @@ pub type JsonWriter<'a, 'b> = &'a mut serde_json::Serializer<&'b mut Vec<u8>>;
 /// What a subtype writes itself to when the serializer is a [`JsonWriter`].
 pub enum JsonOut<'a, 'b> {
     /// With the tag entry.
-    Tagged(PayloadSerializer<JsonWriter<'a, 'b>, &'a OwnedLiteral>),
+    Tagged(PayloadSerializer<'a, JsonWriter<'a, 'b>, &'a OwnedLiteral>),
     /// As it is (no tag key, or the tag omitted).
     Bare(JsonWriter<'a, 'b>),
 }

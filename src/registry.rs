@@ -19,7 +19,7 @@ use crate::rest::Payload;
 use crate::tag::{
     map, Found, Literal, Lookup, Map, OwnedLiteral, TagIndex, TagOwner, TagSink, TagVisitor,
 };
-use crate::tagged::PayloadSerializer;
+use crate::tagged::{PayloadSerializer, TagEntry};
 
 /// One registered subtype of a trait, as the impl attribute writes it (its
 /// readers come beside it, from `native::readers`).
@@ -503,17 +503,12 @@ impl Table {
             _ => None,
         };
         let last = self.position == TagPosition::Last;
+        let tagged = tagged.map(|(tag, key)| {
+            TagEntry::for_type(key, tag, self.name, entry.type_name, last, self.visible)
+        });
         let serializer = match write_json(serializer, |json| {
-            value.__json_subtypes_to_json(match tagged {
-                Some((tag, key)) => JsonOut::Tagged(PayloadSerializer::for_type(
-                    json,
-                    key,
-                    tag,
-                    self.name,
-                    entry.type_name,
-                    last,
-                    self.visible,
-                )),
+            value.__json_subtypes_to_json(match &tagged {
+                Some(tagged) => JsonOut::Tagged(PayloadSerializer::new(json, tagged)),
                 None => JsonOut::Bare(json),
             })
         }) {
@@ -521,19 +516,10 @@ impl Table {
             Err(serializer) => serializer,
         };
         let value = value.__json_subtypes_erased();
-        match tagged {
-            Some((tag, key)) => erased_serde::serialize(
-                value,
-                PayloadSerializer::for_type(
-                    serializer,
-                    key,
-                    tag,
-                    self.name,
-                    entry.type_name,
-                    last,
-                    self.visible,
-                ),
-            ),
+        match &tagged {
+            Some(tagged) => {
+                erased_serde::serialize(value, PayloadSerializer::new(serializer, tagged))
+            }
             None => erased_serde::serialize(value, serializer),
         }
     }

@@ -9,18 +9,62 @@ use serde::ser::{
 use crate::same::Declined;
 
 /// The payload's fields after the tag; a field named like the tag is refused.
-pub struct Fields<M, G> {
+///
+/// `E` is the tag entry the fields are written beside: borrowed from the
+/// caller for a newtype payload (`&TagEntry`), so that the state the
+/// payload's `serialize` holds and moves is the format's state and one
+/// pointer (issue 16: moving a copy of the entry, its tag and its names
+/// was about a third of that function's instructions); owned for a struct
+/// variant (`Option<TagEntry>`), whose fields the twin's derived code
+/// writes after `serialize_struct_variant` has returned.
+pub struct Fields<M, E> {
     pub(super) state: M,
-    pub(super) key: Option<&'static str>,
-    /// A tag written after the fields (`TagPosition::Last`); with
-    /// `visible`, the tag the payload's own field must have, written after
-    /// the fields only if it has no such field.
-    pub(super) trailing: Option<G>,
-    /// `visible`: a field named like the tag is the tag.
-    pub(super) visible: bool,
+    pub(super) entry: E,
+    /// The tag is still to be written: after the fields
+    /// (`TagPosition::Last`), or with `visible` as the payload's own field
+    /// or, if it has none, after the fields.
+    pub(super) trailing: bool,
     /// A map payload: the key just written was the visible tag's.
     pub(super) value_is_tag: bool,
+}
+
+/// A struct variant's fields: with the tag entry, owned.
+pub(crate) type VariantFields<M, G> = Fields<M, Option<TagEntry<G>>>;
+
+/// The tag entry a payload is written with, and what the payload is.
+pub struct TagEntry<G> {
+    pub(super) key: &'static str,
+    pub(super) tag: G,
     pub(super) subject: Subject,
+    /// Write the tag after the payload's fields.
+    pub(super) last: bool,
+    /// `visible`: the payload's own field named like the tag writes it.
+    pub(super) visible: bool,
+}
+
+/// The tag entry of a `Fields`, if it has one (a fallback's or a presence
+/// variant's struct has none).
+pub trait Beside {
+    type Tag: Serialize;
+    fn entry(&self) -> Option<&TagEntry<Self::Tag>>;
+}
+
+impl<G: Serialize> Beside for &TagEntry<G> {
+    type Tag = G;
+
+    #[inline]
+    fn entry(&self) -> Option<&TagEntry<G>> {
+        Some(self)
+    }
+}
+
+impl<G: Serialize> Beside for Option<TagEntry<G>> {
+    type Tag = G;
+
+    #[inline]
+    fn entry(&self) -> Option<&TagEntry<G>> {
+        self.as_ref()
+    }
 }
 
 /// A unit variant: its tag alone. Generic over the tag's type, not the
@@ -52,28 +96,33 @@ pub(crate) fn struct_variant<S: Serializer, G: Serialize>(
     key: &'static str,
     tag: Option<G>,
     visible: bool,
-) -> Result<Fields<S::SerializeStruct, G>, S::Error> {
-    let (state, key, trailing) = match tag {
-        // The variant's own field is the tag.
-        Some(tag) if visible => (inner.serialize_struct(name, len)?, Some(key), Some(tag)),
-        Some(tag) => {
-            let mut state = inner.serialize_struct(name, len + 1)?;
-            state.serialize_field(key, &tag)?;
-            (state, Some(key), None)
-        }
-        None => (inner.serialize_struct(name, len)?, None, None),
-    };
-    Ok(Fields {
-        state,
+) -> Result<VariantFields<S::SerializeStruct, G>, S::Error> {
+    let entry = |tag| TagEntry {
         key,
-        visible: trailing.is_some(),
-        trailing,
-        value_is_tag: false,
+        tag,
         subject: Subject {
             owner: name,
             member: variant,
             of_trait: false,
         },
+        last: false,
+        visible,
+    };
+    let (state, entry, trailing) = match tag {
+        // The variant's own field is the tag.
+        Some(tag) if visible => (inner.serialize_struct(name, len)?, Some(entry(tag)), true),
+        Some(tag) => {
+            let mut state = inner.serialize_struct(name, len + 1)?;
+            state.serialize_field(key, &tag)?;
+            (state, Some(entry(tag)), false)
+        }
+        None => (inner.serialize_struct(name, len)?, None, false),
+    };
+    Ok(Fields {
+        state,
+        entry,
+        trailing,
+        value_is_tag: false,
     })
 }
 
@@ -125,26 +174,27 @@ fn field_is_tag<E: ser::Error>(subject: Subject, key: &str) -> E {
     ))
 }
 
-impl<M: SerializeStruct, G: Serialize> Fields<M, G> {
-    /// A field named like the tag: the tag itself with `visible` (checked,
-    /// then written), else an error. Out of line: every other field pays
-    /// only the comparison.
-    #[cold]
-    #[inline(never)]
-    fn tag_field<V: ?Sized + Serialize>(
-        &mut self,
-        key: &'static str,
-        value: &V,
-    ) -> Result<(), M::Error> {
-        let Some(tag) = self.trailing.take().filter(|_| self.visible) else {
-            return Err(field_is_tag(self.subject, key));
-        };
-        check_visible(&tag, value, self.subject, key)?;
-        self.state.serialize_field(key, value)
+/// A field named like the tag: the tag itself with `visible` (checked,
+/// then written), else an error. Out of line: every other field pays only
+/// the comparison.
+#[cold]
+#[inline(never)]
+fn tag_field<M: SerializeStruct, G: Serialize, V: ?Sized + Serialize>(
+    state: &mut M,
+    trailing: &mut bool,
+    entry: &TagEntry<G>,
+    key: &'static str,
+    value: &V,
+) -> Result<(), M::Error> {
+    if !(*trailing && entry.visible) {
+        return Err(field_is_tag(entry.subject, key));
     }
+    *trailing = false;
+    check_visible(&entry.tag, value, entry.subject, key)?;
+    state.serialize_field(key, value)
 }
 
-impl<M: SerializeStruct, G: Serialize> SerializeStructVariant for Fields<M, G> {
+impl<M: SerializeStruct, E: Beside> SerializeStructVariant for Fields<M, E> {
     type Ok = M::Ok;
     type Error = M::Error;
 
@@ -154,10 +204,18 @@ impl<M: SerializeStruct, G: Serialize> SerializeStructVariant for Fields<M, G> {
         key: &'static str,
         value: &V,
     ) -> Result<(), M::Error> {
-        if Some(key) == self.key {
-            return self.tag_field(key, value);
+        let Fields {
+            state,
+            entry,
+            trailing,
+            ..
+        } = self;
+        if let Some(entry) = entry.entry() {
+            if key == entry.key {
+                return tag_field(state, trailing, entry, key, value);
+            }
         }
-        self.state.serialize_field(key, value)
+        state.serialize_field(key, value)
     }
 
     fn skip_field(&mut self, key: &'static str) -> Result<(), M::Error> {
@@ -168,14 +226,16 @@ impl<M: SerializeStruct, G: Serialize> SerializeStructVariant for Fields<M, G> {
     fn end(mut self) -> Result<M::Ok, M::Error> {
         // With `visible`, a payload without the field (or skipping it): the
         // tag still goes out, so the value reads back.
-        if let (Some(tag), Some(key)) = (self.trailing.take(), self.key) {
-            self.state.serialize_field(key, &tag)?;
+        if self.trailing {
+            if let Some(entry) = self.entry.entry() {
+                self.state.serialize_field(entry.key, &entry.tag)?;
+            }
         }
         self.state.end()
     }
 }
 
-impl<M: SerializeStruct, G: Serialize> SerializeStruct for Fields<M, G> {
+impl<M: SerializeStruct, E: Beside> SerializeStruct for Fields<M, E> {
     type Ok = M::Ok;
     type Error = M::Error;
 
@@ -198,15 +258,15 @@ impl<M: SerializeStruct, G: Serialize> SerializeStruct for Fields<M, G> {
     }
 }
 
-impl<M: SerializeMap, G: Serialize> SerializeMap for Fields<M, G> {
+impl<M: SerializeMap, E: Beside> SerializeMap for Fields<M, E> {
     type Ok = M::Ok;
     type Error = M::Error;
 
     fn serialize_key<K: ?Sized + Serialize>(&mut self, key: &K) -> Result<(), M::Error> {
-        if let Some(tag) = self.key {
-            if let Ok(true) = key.serialize(IsKey(tag)) {
-                if !self.visible || self.trailing.is_none() {
-                    return Err(field_is_tag(self.subject, tag));
+        if let Some(entry) = self.entry.entry() {
+            if let Ok(true) = key.serialize(IsKey(entry.key)) {
+                if !entry.visible || !self.trailing {
+                    return Err(field_is_tag(entry.subject, entry.key));
                 }
                 self.value_is_tag = true;
             }
@@ -217,16 +277,17 @@ impl<M: SerializeMap, G: Serialize> SerializeMap for Fields<M, G> {
     fn serialize_value<V: ?Sized + Serialize>(&mut self, value: &V) -> Result<(), M::Error> {
         if self.value_is_tag {
             self.value_is_tag = false;
-            if let (Some(tag), Some(key)) = (self.trailing.take(), self.key) {
-                check_visible(&tag, value, self.subject, key)?;
+            if let (true, Some(entry)) = (self.trailing, self.entry.entry()) {
+                self.trailing = false;
+                check_visible(&entry.tag, value, entry.subject, entry.key)?;
             }
         }
         self.state.serialize_value(value)
     }
 
     fn end(mut self) -> Result<M::Ok, M::Error> {
-        if let (Some(tag), Some(key)) = (self.trailing.take(), self.key) {
-            self.state.serialize_entry(key, &tag)?;
+        if let (true, Some(entry)) = (self.trailing, self.entry.entry()) {
+            self.state.serialize_entry(entry.key, &entry.tag)?;
         }
         self.state.end()
     }

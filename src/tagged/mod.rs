@@ -14,8 +14,8 @@ use serde::ser::{self, Impossible, Serialize, Serializer};
 mod fields;
 mod payload;
 
-pub(crate) use self::fields::{struct_variant, write_unit};
-use self::fields::{Fields, Subject};
+pub(crate) use self::fields::{struct_variant, write_unit, TagEntry};
+use self::fields::{Subject, VariantFields};
 pub(crate) use self::payload::PayloadSerializer;
 
 /// What generated code provides to write an enum's tags.
@@ -82,7 +82,7 @@ impl<S: Serializer, T: Tagging> Serializer for TaggedSerializer<S, T> {
     type SerializeTupleVariant = Impossible<S::Ok, S::Error>;
     type SerializeMap = Impossible<S::Ok, S::Error>;
     type SerializeStruct = Impossible<S::Ok, S::Error>;
-    type SerializeStructVariant = Fields<S::SerializeStruct, T::Tag>;
+    type SerializeStructVariant = VariantFields<S::SerializeStruct, T::Tag>;
 
     #[inline]
     fn serialize_unit_variant(
@@ -103,18 +103,23 @@ impl<S: Serializer, T: Tagging> Serializer for TaggedSerializer<S, T> {
         value: &V,
     ) -> Result<S::Ok, S::Error> {
         match T::tag(index) {
-            Some(tag) => value.serialize(PayloadSerializer::<_, _, true> {
-                inner: self.inner,
-                key: T::KEY,
-                tag,
-                subject: Subject {
-                    owner: name,
-                    member: variant,
-                    of_trait: false,
-                },
-                last: false,
-                visible: T::visible(index),
-            }),
+            Some(tag) => {
+                let entry = TagEntry {
+                    key: T::KEY,
+                    tag,
+                    subject: Subject {
+                        owner: name,
+                        member: variant,
+                        of_trait: false,
+                    },
+                    last: false,
+                    visible: T::visible(index),
+                };
+                value.serialize(PayloadSerializer::<_, _, true> {
+                    inner: self.inner,
+                    entry: &entry,
+                })
+            }
             None => value.serialize(self.inner),
         }
     }
@@ -126,7 +131,7 @@ impl<S: Serializer, T: Tagging> Serializer for TaggedSerializer<S, T> {
         index: u32,
         variant: &'static str,
         len: usize,
-    ) -> Result<Fields<S::SerializeStruct, T::Tag>, S::Error> {
+    ) -> Result<Self::SerializeStructVariant, S::Error> {
         let tag = T::tag(index);
         let visible = T::visible(index);
         struct_variant(self.inner, name, variant, len, T::KEY, tag, visible)

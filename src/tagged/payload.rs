@@ -6,7 +6,7 @@ use serde::ser::{
     SerializeTupleVariant, Serializer,
 };
 
-use super::fields::{Fields, Subject};
+use super::fields::{Fields, Subject, TagEntry};
 use crate::content::{Content, ContentSerializer};
 
 /// Serializes a newtype variant's payload with the tag entry first.
@@ -19,22 +19,18 @@ use crate::content::{Content, ContentSerializer};
 /// and profiles keep the shared one: their writes measured slower with a
 /// type of their own (PERFORMANCE.md, "Where the write's extra
 /// instructions go").
-pub struct PayloadSerializer<S, G, const OWN: bool = false> {
+///
+/// The entry is borrowed from the caller, so that this and the payload's
+/// `Fields` are the format's serializer (or state) and one pointer.
+pub struct PayloadSerializer<'a, S, G, const OWN: bool = false> {
     pub(super) inner: S,
-    pub(super) key: &'static str,
-    pub(super) tag: G,
-    pub(super) subject: Subject,
-    /// Write the tag after the payload's fields.
-    pub(super) last: bool,
-    /// `visible`: the payload's own field named like the tag writes it.
-    pub(super) visible: bool,
+    pub(super) entry: &'a TagEntry<G>,
 }
 
-impl<S: Serializer, G: Serialize> PayloadSerializer<S, G> {
+impl<G> TagEntry<G> {
     /// For a trait object or profile (named `name`, e.g. `dyn Shape` or
     /// `profile of dyn Shape`): `type_name` as a subtype of it.
     pub(crate) fn for_type(
-        inner: S,
         key: &'static str,
         tag: G,
         name: &'static str,
@@ -42,8 +38,7 @@ impl<S: Serializer, G: Serialize> PayloadSerializer<S, G> {
         last: bool,
         visible: bool,
     ) -> Self {
-        PayloadSerializer {
-            inner,
+        TagEntry {
             key,
             tag,
             subject: Subject {
@@ -57,9 +52,15 @@ impl<S: Serializer, G: Serialize> PayloadSerializer<S, G> {
     }
 }
 
-impl<S: Serializer, G: Serialize, const OWN: bool> PayloadSerializer<S, G, OWN> {
+impl<'a, S: Serializer, G: Serialize> PayloadSerializer<'a, S, G> {
+    pub(crate) fn new(inner: S, entry: &'a TagEntry<G>) -> Self {
+        PayloadSerializer { inner, entry }
+    }
+}
+
+impl<'a, S: Serializer, G: Serialize, const OWN: bool> PayloadSerializer<'a, S, G, OWN> {
     fn bad_type(&self, what: &str) -> S::Error {
-        let subject = self.subject;
+        let subject = self.entry.subject;
         if subject.of_trait {
             S::Error::custom(format_args!(
                 "cannot serialize {subject}: it is {what}, not a map or struct"
@@ -77,25 +78,23 @@ impl<S: Serializer, G: Serialize, const OWN: bool> PayloadSerializer<S, G, OWN> 
     fn variant_entry(
         self,
         inner_variant: &'static str,
-    ) -> Result<VariantEntry<S::SerializeMap, G>, S::Error> {
+    ) -> Result<VariantEntry<'a, S::SerializeMap, G>, S::Error> {
+        let entry = self.entry;
         let mut map = self.inner.serialize_map(Some(2))?;
-        let trailing = if self.last {
-            Some(self.tag)
-        } else {
-            map.serialize_entry(self.key, &self.tag)?;
-            None
-        };
+        if !entry.last {
+            map.serialize_entry(entry.key, &entry.tag)?;
+        }
         map.serialize_key(inner_variant)?;
         Ok(VariantEntry {
             map,
-            key: self.key,
-            trailing,
+            entry,
+            trailing: entry.last,
         })
     }
 
     fn tag_only(self) -> Result<S::Ok, S::Error> {
         let mut map = self.inner.serialize_map(Some(1))?;
-        map.serialize_entry(self.key, &self.tag)?;
+        map.serialize_entry(self.entry.key, &self.entry.tag)?;
         map.end()
     }
 }
@@ -110,16 +109,18 @@ macro_rules! payload_refuses {
     };
 }
 
-impl<S: Serializer, G: Serialize, const OWN: bool> Serializer for PayloadSerializer<S, G, OWN> {
+impl<'a, S: Serializer, G: Serialize, const OWN: bool> Serializer
+    for PayloadSerializer<'a, S, G, OWN>
+{
     type Ok = S::Ok;
     type Error = S::Error;
     type SerializeSeq = Impossible<S::Ok, S::Error>;
     type SerializeTuple = Impossible<S::Ok, S::Error>;
     type SerializeTupleStruct = Impossible<S::Ok, S::Error>;
-    type SerializeTupleVariant = VariantValue<S::SerializeMap, G>;
-    type SerializeMap = Fields<S::SerializeMap, G>;
-    type SerializeStruct = Fields<S::SerializeStruct, G>;
-    type SerializeStructVariant = VariantValue<S::SerializeMap, G>;
+    type SerializeTupleVariant = VariantValue<'a, S::SerializeMap, G>;
+    type SerializeMap = Fields<S::SerializeMap, &'a TagEntry<G>>;
+    type SerializeStruct = Fields<S::SerializeStruct, &'a TagEntry<G>>;
+    type SerializeStructVariant = VariantValue<'a, S::SerializeMap, G>;
 
     payload_refuses! {
         serialize_bool(bool) => "a boolean";
@@ -236,22 +237,19 @@ impl<S: Serializer, G: Serialize, const OWN: bool> Serializer for PayloadSeriali
 
     #[inline]
     fn serialize_map(self, len: Option<usize>) -> Result<Self::SerializeMap, S::Error> {
+        let entry = self.entry;
         // With `visible` the payload's own entry is the tag.
-        let extra = usize::from(!self.visible);
+        let extra = usize::from(!entry.visible);
         let mut map = self.inner.serialize_map(len.map(|len| len + extra))?;
-        let trailing = if self.last || self.visible {
-            Some(self.tag)
-        } else {
-            map.serialize_entry(self.key, &self.tag)?;
-            None
-        };
+        let trailing = entry.last || entry.visible;
+        if !trailing {
+            map.serialize_entry(entry.key, &entry.tag)?;
+        }
         Ok(Fields {
             state: map,
-            key: Some(self.key),
+            entry,
             trailing,
-            visible: self.visible,
             value_is_tag: false,
-            subject: self.subject,
         })
     }
 
@@ -261,26 +259,23 @@ impl<S: Serializer, G: Serialize, const OWN: bool> Serializer for PayloadSeriali
         name: &'static str,
         len: usize,
     ) -> Result<Self::SerializeStruct, S::Error> {
+        let entry = self.entry;
         // With `visible` the payload's own field is the tag: `len` counts it.
-        let extra = usize::from(!self.visible);
+        let extra = usize::from(!entry.visible);
         let mut state = self.inner.serialize_struct(name, len + extra)?;
-        let trailing = if self.last || self.visible {
-            Some(self.tag)
-        } else {
+        let trailing = entry.last || entry.visible;
+        if !trailing {
             if OWN {
-                state.serialize_field(self.key, &OwnEntry(&self.tag))?;
+                state.serialize_field(entry.key, &OwnEntry(&entry.tag))?;
             } else {
-                state.serialize_field(self.key, &self.tag)?;
+                state.serialize_field(entry.key, &entry.tag)?;
             }
-            None
-        };
+        }
         Ok(Fields {
             state,
-            key: Some(self.key),
+            entry,
             trailing,
-            visible: self.visible,
             value_is_tag: false,
-            subject: self.subject,
         })
     }
 
@@ -300,17 +295,17 @@ impl<G: Serialize> Serialize for OwnEntry<'_, G> {
 }
 
 /// The map of an enum payload once its variant's key is written.
-pub struct VariantEntry<M, G> {
+pub struct VariantEntry<'a, M, G> {
     map: M,
-    key: &'static str,
-    /// A tag written after the entry (`TagPosition::Last`).
-    trailing: Option<G>,
+    entry: &'a TagEntry<G>,
+    /// The tag is written after the entry (`TagPosition::Last`).
+    trailing: bool,
 }
 
-impl<M: SerializeMap, G: Serialize> VariantEntry<M, G> {
+impl<M: SerializeMap, G: Serialize> VariantEntry<'_, M, G> {
     fn end(mut self) -> Result<M::Ok, M::Error> {
-        if let Some(tag) = self.trailing.take() {
-            self.map.serialize_entry(self.key, &tag)?;
+        if self.trailing {
+            self.map.serialize_entry(self.entry.key, &self.entry.tag)?;
         }
         self.map.end()
     }
@@ -318,14 +313,14 @@ impl<M: SerializeMap, G: Serialize> VariantEntry<M, G> {
 
 /// A tuple or struct variant of an enum payload: its fields are collected
 /// and written as the entry's value when it ends (see `crate::content`).
-pub struct VariantValue<M, G> {
-    state: VariantEntry<M, G>,
+pub struct VariantValue<'a, M, G> {
+    state: VariantEntry<'a, M, G>,
     name: &'static str,
     items: Vec<Content>,
     fields: Vec<(&'static str, Content)>,
 }
 
-impl<M: SerializeMap, G: Serialize> SerializeTupleVariant for VariantValue<M, G> {
+impl<M: SerializeMap, G: Serialize> SerializeTupleVariant for VariantValue<'_, M, G> {
     type Ok = M::Ok;
     type Error = M::Error;
 
@@ -344,7 +339,7 @@ impl<M: SerializeMap, G: Serialize> SerializeTupleVariant for VariantValue<M, G>
     }
 }
 
-impl<M: SerializeMap, G: Serialize> SerializeStructVariant for VariantValue<M, G> {
+impl<M: SerializeMap, G: Serialize> SerializeStructVariant for VariantValue<'_, M, G> {
     type Ok = M::Ok;
     type Error = M::Error;
 
