@@ -84,7 +84,8 @@ impl<'b, 'de> Recorder<'b, 'de> {
     pub(super) fn open(&mut self, kind: u8) -> Mark {
         let at = self.buf.mark();
         self.code().push(kind);
-        self.code().extend_from_slice(&[0; 8]);
+        // `end` and `count`, filled in by `close`.
+        self.code().extend_from_slice(&[0; CONTAINER_HEADER - 1]);
         at
     }
 
@@ -96,8 +97,7 @@ impl<'b, 'de> Recorder<'b, 'de> {
     /// Turns the map recorded at `at` into a `NUMBER` if it is serde_json's
     /// arbitrary-precision number, so it replays as a number.
     fn as_number(&mut self, at: Mark) {
-        // The first key, after the map's code and its `end` and `count`.
-        let key = Mark(at.0 + 9);
+        let key = Mark(at.0 + CONTAINER_HEADER);
         if self.buf.str_at(key) != Some(NUMBER_TOKEN) {
             return;
         }
@@ -119,10 +119,15 @@ impl<'b, 'de> Recorder<'b, 'de> {
             _ => return Err(E::custom("value too large to buffer (over 4 GiB)")),
         };
         self.code()[at + 1..at + 5].copy_from_slice(&end.to_le_bytes());
-        self.code()[at + 5..at + 9].copy_from_slice(&count.to_le_bytes());
+        self.code()[at + 5..at + CONTAINER_HEADER].copy_from_slice(&count.to_le_bytes());
         Ok(())
     }
 }
+
+/// A container's header: its code, then its `end` (where its elements
+/// stop) and `count` (of elements), a little-endian `u32` each; its first
+/// element follows.
+const CONTAINER_HEADER: usize = 1 + 4 + 4;
 
 pub(crate) fn too_deep<E: de::Error>() -> E {
     E::custom("recursion limit exceeded")
