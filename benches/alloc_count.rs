@@ -510,6 +510,11 @@ fn small_paths() -> Vec<Path> {
         path("small_ours_first", "one field: ours, tag first", |i| {
             drop(black_box(de_small_ours(black_box(&i.small.first))))
         }),
+        path(
+            "small_proto_first",
+            "one field: hand-written tag-first reader, no checks",
+            |i| drop(black_box(de_small_proto(black_box(&i.small.first)))),
+        ),
         path("small_ours_last", "one field: ours, tag last", |i| {
             drop(black_box(de_small_ours(black_box(&i.small.last))))
         }),
