@@ -42,6 +42,52 @@ pub struct TagEntry<G> {
     pub(super) visible: bool,
 }
 
+impl<G> TagEntry<G> {
+    /// For variant `variant` of the enum `name`.
+    pub(super) fn for_variant(
+        key: &'static str,
+        tag: G,
+        name: &'static str,
+        variant: &'static str,
+        visible: bool,
+    ) -> Self {
+        TagEntry {
+            key,
+            tag,
+            subject: Subject {
+                owner: name,
+                member: variant,
+                of_trait: false,
+            },
+            last: false,
+            visible,
+        }
+    }
+
+    /// For a trait object or profile (named `name`, e.g. `dyn Shape` or
+    /// `profile of dyn Shape`): `type_name` as a subtype of it.
+    pub(crate) fn for_type(
+        key: &'static str,
+        tag: G,
+        name: &'static str,
+        type_name: &'static str,
+        last: bool,
+        visible: bool,
+    ) -> Self {
+        TagEntry {
+            key,
+            tag,
+            subject: Subject {
+                owner: name,
+                member: type_name,
+                of_trait: true,
+            },
+            last,
+            visible,
+        }
+    }
+}
+
 /// The tag entry of a `Fields`, if it has one (a fallback's or a presence
 /// variant's struct has none).
 pub trait Beside {
@@ -97,17 +143,7 @@ pub(crate) fn struct_variant<S: Serializer, G: Serialize>(
     tag: Option<G>,
     visible: bool,
 ) -> Result<VariantFields<S::SerializeStruct, G>, S::Error> {
-    let entry = |tag| TagEntry {
-        key,
-        tag,
-        subject: Subject {
-            owner: name,
-            member: variant,
-            of_trait: false,
-        },
-        last: false,
-        visible,
-    };
+    let entry = |tag| TagEntry::for_variant(key, tag, name, variant, visible);
     let (state, entry, trailing) = match tag {
         // The variant's own field is the tag.
         Some(tag) if visible => (inner.serialize_struct(name, len)?, Some(entry(tag)), true),

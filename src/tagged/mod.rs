@@ -14,8 +14,8 @@ use serde::ser::{self, Impossible, Serialize, Serializer};
 mod fields;
 mod payload;
 
+use self::fields::VariantFields;
 pub(crate) use self::fields::{struct_variant, write_unit, TagEntry};
-use self::fields::{Subject, VariantFields};
 pub(crate) use self::payload::PayloadSerializer;
 
 /// What generated code provides to write an enum's tags.
@@ -104,17 +104,7 @@ impl<S: Serializer, T: Tagging> Serializer for TaggedSerializer<S, T> {
     ) -> Result<S::Ok, S::Error> {
         match T::tag(index) {
             Some(tag) => {
-                let entry = TagEntry {
-                    key: T::KEY,
-                    tag,
-                    subject: Subject {
-                        owner: name,
-                        member: variant,
-                        of_trait: false,
-                    },
-                    last: false,
-                    visible: T::visible(index),
-                };
+                let entry = TagEntry::for_variant(T::KEY, tag, name, variant, T::visible(index));
                 value.serialize(PayloadSerializer::<_, _, true> {
                     inner: self.inner,
                     entry: &entry,

@@ -6,7 +6,7 @@ use serde::ser::{
     SerializeTupleVariant, Serializer,
 };
 
-use super::fields::{Fields, Subject, TagEntry};
+use super::fields::{Fields, TagEntry};
 use crate::content::{Content, ContentSerializer};
 
 /// Serializes a newtype variant's payload with the tag entry first.
@@ -25,31 +25,6 @@ use crate::content::{Content, ContentSerializer};
 pub struct PayloadSerializer<'a, S, G, const OWN: bool = false> {
     pub(super) inner: S,
     pub(super) entry: &'a TagEntry<G>,
-}
-
-impl<G> TagEntry<G> {
-    /// For a trait object or profile (named `name`, e.g. `dyn Shape` or
-    /// `profile of dyn Shape`): `type_name` as a subtype of it.
-    pub(crate) fn for_type(
-        key: &'static str,
-        tag: G,
-        name: &'static str,
-        type_name: &'static str,
-        last: bool,
-        visible: bool,
-    ) -> Self {
-        TagEntry {
-            key,
-            tag,
-            subject: Subject {
-                owner: name,
-                member: type_name,
-                of_trait: true,
-            },
-            last,
-            visible,
-        }
-    }
 }
 
 impl<'a, S: Serializer, G: Serialize> PayloadSerializer<'a, S, G> {
