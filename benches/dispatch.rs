@@ -54,9 +54,11 @@ const GROUPS: &[(&str, &str, &[&str])] = &[
     (CANADA_GROUP, "plain", &["plain", "serde", "ours"]),
 ];
 
-/// The one-field object (`common/small.rs`): ours and serde's twin.
+/// The one-field object (`common/small.rs`): ours, serde's twin and the
+/// hand-written tag-first reader that checks nothing (`ProtoPet`).
 const SMALL: &[&str] = &[
     "plain",
+    "proto_tag_first",
     "ours_tag_first",
     "ours_tag_last",
     "serde_tag_first",
@@ -273,6 +275,9 @@ fn small(c: &mut Criterion, i: &Inputs) {
     let s = &i.small;
     let mut g = group(c, "de_small");
     g.bench_function("plain", |b| b.iter(|| de_small_plain(black_box(&s.plain))));
+    g.bench_function("proto_tag_first", |b| {
+        b.iter(|| de_small_proto(black_box(&s.first)))
+    });
     for (pos, json) in [("first", &s.first), ("last", &s.last)] {
         g.bench_function(format!("ours_tag_{pos}"), |b| {
             b.iter(|| de_small_ours(black_box(json)))
