@@ -17,7 +17,7 @@
 # Left out: `test_ui` (trybuild runs cargo and rustc as processes, which
 # Miri cannot). `test_corpus`, `test_fuzz_corpus` and `test_layers` read
 # files from disk, so they run with `-Zmiri-disable-isolation`; under Miri
-# the first two replay a fixed sample (every 8th file, every 200th input):
+# the first two replay a fixed sample (every 8th file, every 1000th input):
 # the whole corpora would take hours. Single tests that Miri cannot finish in reasonable time
 # are `#[cfg_attr(miri, ignore = "...")]` in place, with their reason.
 # Prints one line per binary: name, result, test counts, time.
