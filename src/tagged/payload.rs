@@ -60,11 +60,7 @@ impl<'a, S: Serializer, G: Serialize, const OWN: bool> PayloadSerializer<'a, S, 
             map.serialize_entry(entry.key, &entry.tag)?;
         }
         map.serialize_key(inner_variant)?;
-        Ok(VariantEntry {
-            map,
-            entry,
-            trailing: entry.last,
-        })
+        Ok(VariantEntry { map, entry })
     }
 
     fn tag_only(self) -> Result<S::Ok, S::Error> {
@@ -272,14 +268,13 @@ impl<G: Serialize> Serialize for OwnEntry<'_, G> {
 /// The map of an enum payload once its variant's key is written.
 pub struct VariantEntry<'a, M, G> {
     map: M,
+    /// With `last`, its tag is written after the entry.
     entry: &'a TagEntry<G>,
-    /// The tag is written after the entry (`TagPosition::Last`).
-    trailing: bool,
 }
 
 impl<M: SerializeMap, G: Serialize> VariantEntry<'_, M, G> {
     fn end(mut self) -> Result<M::Ok, M::Error> {
-        if self.trailing {
+        if self.entry.last {
             self.map.serialize_entry(self.entry.key, &self.entry.tag)?;
         }
         self.map.end()
