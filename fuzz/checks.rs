@@ -2,6 +2,10 @@
 //! replays the minimized corpus (`tests/test_fuzz_corpus.rs`). Every check
 //! takes arbitrary bytes: it must never panic except on a real violation.
 
+// Each fuzz target compiles this file as its own module and calls one or
+// two of the checks, so the rest is dead code there.
+#![allow(dead_code)]
+
 use json_subtypes::{json_subtypes, Profile, Unknown};
 use serde::{Deserialize, Serialize};
 
@@ -211,10 +215,41 @@ fn within_limit<T>(
         (Err(e), Ok(_)) => assert!(is_limit(&without_position(&e)), "{e}"),
         (Err(e), Err(loose)) => {
             let e = without_position(&e);
-            let same = e.replace(name, "Animal") == without_position(loose);
+            let same = same_but_for_name(&e, &without_position(loose), name);
             assert!(same || is_limit(&e), "{e} / {loose}");
         }
     }
+}
+
+/// `limited` is `loose` with `name` for `Animal` where a message names the
+/// type. Compared word by word, not by replacing text: the input the
+/// messages quote may hold `name` inside a word of its own (a tag
+/// `"stAnimBoundedAnimala"`, where replacing text made `"stAnimAnimala"`).
+fn same_but_for_name(limited: &str, loose: &str, name: &str) -> bool {
+    let (a, b) = (words(limited), words(loose));
+    a.len() == b.len()
+        && a.iter()
+            .zip(&b)
+            .all(|(x, y)| x == y || (*x == name && *y == "Animal"))
+}
+
+/// `s` cut into runs of word characters and runs of the others.
+fn words(s: &str) -> Vec<&str> {
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut last = None;
+    for (i, c) in s.char_indices() {
+        if last.is_some_and(|w| w != is_word(c)) {
+            out.push(&s[start..i]);
+            start = i;
+        }
+        last = Some(is_word(c));
+    }
+    if start < s.len() {
+        out.push(&s[start..]);
+    }
+    out
 }
 
 pub fn check_trait_object(data: &[u8]) {
