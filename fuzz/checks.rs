@@ -206,8 +206,15 @@ fn within_limit<T>(
         (Ok(value), Ok(loose)) => {
             let text = serde_json::to_string(&value).expect("a value read must be writable");
             assert_eq!(text, serde_json::to_string(loose).unwrap());
-            let back: T = serde_json::from_str(&text).expect("what we write must read");
-            assert_eq!(back, value, "round trip of {text}");
+            // A fallback without its tag is buffered whole again, and the
+            // text we write unescapes what it can (`"o\/"` becomes `"o/"`):
+            // a key copied on the first read (its length) is lent on the
+            // second (a fixed 13 bytes), as in `round_trip_limited`.
+            match serde_json::from_str::<T>(&text) {
+                Ok(back) => assert_eq!(back, value, "round trip of {text}"),
+                Err(e) if is_limit(&without_position(&e)) => {}
+                Err(e) => panic!("what we write must read: {e:?}"),
+            }
         }
         (Ok(value), Err(e)) => {
             panic!("the limited read gave {value:?} where the loose one failed: {e}")
