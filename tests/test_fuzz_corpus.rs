@@ -34,7 +34,7 @@ fn inputs(target: &str) -> Vec<(PathBuf, Vec<u8>)> {
 
 /// Every input natively. Under Miri (`scripts/miri.sh`) every 100th, or
 /// every `MIRI_FUZZ_STEP`th: all of them would take hours there (every
-/// 100th takes about 8 minutes of one core, every 10th about 45).
+/// 100th took 8 to 9 minutes here, every 10th 57 minutes).
 fn step() -> usize {
     if !cfg!(miri) {
         return 1;
