@@ -657,7 +657,7 @@
 //! does not ask for its tag to be handed over first), so where the outer tag
 //! came never changes the verdict. Writing is unaffected: the tag is written
 //! first by default, so what a type writes it reads back under any limit,
-//! but for a fallback that holds an object without its tag. That is written
+//! except a fallback that holds an object without its tag. That is written
 //! without one, so reading it back buffers it whole again, and the text
 //! written unescapes what it can (`"o\/"` is written `"o/"`): a string
 //! copied on the first read is lent on the second, at its fixed few bytes
