@@ -1021,6 +1021,7 @@ pub mod __private {
     pub use crate::object::{Subtype, Upcast};
     pub use crate::rest::{HeadFirst, Payload, VariantDeserializer};
     pub use crate::shape::{fields, newtype, no_variant, unit, FieldRefs, FieldTuple, StructShape};
+    pub use json_subtypes_macros::__JsonSubtypes;
     pub mod native {
         pub use crate::native::{readers, Readers};
     }

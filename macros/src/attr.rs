@@ -200,7 +200,7 @@ pub struct VariantAttrs {
 impl VariantAttrs {
     pub fn parse(cx: &Ctxt, attrs: &[syn::Attribute]) -> Self {
         let mut out = VariantAttrs::default();
-        for attr in attrs.iter().filter(|a| a.path().is_ident("json_subtypes")) {
+        for attr in attrs.iter().filter(|a| crate::serde_attr::is_ours(a)) {
             let result = attr.parse_nested_meta(|meta| out.parse_one(cx, meta, VARIANT_KEYS));
             if let Err(e) = result {
                 cx.syn_error(e);

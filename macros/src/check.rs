@@ -21,7 +21,6 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     check_schema_is_for_traits(cx, cont);
     check_nested_variants(cx, cont);
     check_newtype_of_itself(cx, cont);
-    check_no_serde_derive(cx, cont);
     check_variant_styles(cx, cont);
     check_unique_tags(cx, cont);
     check_fields_named_like_tag(cx, cont);
@@ -179,8 +178,8 @@ fn check_has_variants(cx: &Ctxt, cont: &Container) {
 }
 
 /// The attribute generates both impls; a derive beside it would conflict.
-fn check_no_serde_derive(cx: &Ctxt, cont: &Container) {
-    for path in serde_attr::serde_derives(&cont.item.attrs) {
+pub fn check_no_serde_derive(cx: &Ctxt, attrs: &[syn::Attribute]) {
+    for path in serde_attr::serde_derives(attrs) {
         let name = path.segments.last().unwrap().ident.to_string();
         cx.error_spanned_by(
             &path,
