@@ -97,6 +97,57 @@
 //! `borrowed_fields_borrow_from_the_input`, `generic_enums_round_trip`
 //! (tests are named `file::test` for `tests/file.rs`).
 //!
+//! # Optional serde support
+//!
+//! A library that makes serde optional behind a feature makes
+//! `json_subtypes` optional the same way. Every `#[json_subtypes(...)]` and
+//! every `#[serde(...)]` may sit behind `#[cfg_attr(pred, ...)]` on the
+//! enum, its variants and their fields, and variants, fields and impls may
+//! carry `#[cfg]`, exactly as under serde's derive: each applies when its
+//! predicate holds, with the same bytes and errors as written plainly.
+//!
+//! ```
+//! # use json_subtypes::json_subtypes;
+//! # use serde::{Deserialize, Serialize};
+//! #[cfg_attr(feature = "serde", json_subtypes(tag = "op"))]
+//! #[derive(Debug, PartialEq)]
+//! enum Op {
+//!     #[cfg_attr(feature = "serde", json_subtypes(name = "add"))]
+//!     Add {
+//!         #[cfg_attr(feature = "serde", serde(rename = "lhs"))]
+//!         a: i32,
+//!         b: i32,
+//!     },
+//!     #[cfg(feature = "negation")]
+//!     Neg { a: i32 },
+//! }
+//!
+//! /// A trait and its impls the same way.
+//! #[cfg_attr(feature = "serde", json_subtypes(tag = "type"))]
+//! trait Shape {}
+//!
+//! #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+//! struct Circle {
+//!     r: f64,
+//! }
+//!
+//! #[cfg_attr(feature = "serde", json_subtypes(name = "circle"))]
+//! impl Shape for Circle {}
+//! ```
+//!
+//! With the feature on, `Op::Add { a: 1, b: 2 }` is `{"op":"add","lhs":1,"b":2}`;
+//! without `negation`, `{"op":"Neg","a":1}` is an unknown tag. The enum's
+//! attribute re-emits the enum with a hidden derive, which (unlike an
+//! attribute macro) receives it with `cfg` and `cfg_attr` evaluated.
+//! Generated code allows `deprecated` (a `#[deprecated]` variant or field
+//! does not warn in a `#![deny(warnings)]` crate) and clippy's `all` and
+//! `pedantic` groups. Doc comments on the enum, its variants and the trait
+//! become `description`s in their JSON Schema, as with schemars' derive.
+//!
+//! Shown by `test_cfg` (both sides of each predicate, `deprecated` under
+//! `#![deny(warnings)]` and clippy's pedantic group) and
+//! `test_schema::gated_variants_and_fields_follow_their_predicates`.
+//!
 //! # Tags
 //!
 //! | attribute | tag written | tags read |
