@@ -540,7 +540,9 @@ mod tests {
             quote!(#[json_subtypes(name = #name)] #variant(Dog),)
         });
         let item = syn::parse2(quote!(enum E { #(#variants)* })).unwrap();
-        crate::expand::expand(quote!(tag = "type"), item).to_string()
+        // The attribute forwards the enum to the derive, which expands it.
+        let forwarded = crate::expand::expand(quote!(tag = "type"), item);
+        crate::expand::derive_enum(syn::parse2(forwarded).unwrap()).to_string()
     }
 
     #[test]
