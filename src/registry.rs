@@ -138,6 +138,9 @@ pub struct Table {
     presence: Map<Arc<str>, u128>,
     fields: Vec<Arc<str>>,
     tags: Vec<Literal>,
+    /// Each entry's aliases, which its field named like the tag may hold
+    /// when the tag is `visible`.
+    aliases: Vec<&'static [Literal]>,
     problems: Vec<String>,
     /// A problem that makes every read ambiguous or impossible (no
     /// subtypes, two fallbacks); collisions only refuse their own tag.
@@ -271,6 +274,7 @@ impl<T: ?Sized + 'static> Registry<T> {
             presence: map(),
             fields: Vec::new(),
             tags: Vec::new(),
+            aliases: Vec::new(),
             problems: Vec::new(),
             fatal: None,
             position,
@@ -290,6 +294,9 @@ impl<T: ?Sized + 'static> Registry<T> {
             for alias in &entry.aliases {
                 out.add_tag(alias, index, &entry);
             }
+            let aliases = &out.tags[out.tags.len() - entry.aliases.len()..];
+            let aliases = intern_tags(aliases);
+            out.aliases.push(aliases);
             if entry.fallback {
                 match out.fallback {
                     Some(other) => {
@@ -503,8 +510,9 @@ impl Table {
             _ => None,
         };
         let last = self.position == TagPosition::Last;
+        let visible = self.visible.then(|| self.aliases[index as usize]);
         let tagged = tagged.map(|(tag, key)| {
-            TagEntry::for_type(key, tag, self.name, entry.type_name, last, self.visible)
+            TagEntry::for_type(key, tag, self.name, entry.type_name, last, visible)
         });
         let serializer = match write_json(serializer, |json| {
             value.__json_subtypes_to_json(match &tagged {
@@ -523,6 +531,23 @@ impl Table {
             None => erased_serde::serialize(value, serializer),
         }
     }
+}
+
+/// A list of tags, as `intern` keeps strings: once per distinct list.
+pub(crate) fn intern_tags(tags: &[Literal]) -> &'static [Literal] {
+    if tags.is_empty() {
+        return &[];
+    }
+    static INTERNED: std::sync::OnceLock<
+        parking_lot::Mutex<std::collections::HashSet<&'static [Literal]>>,
+    > = std::sync::OnceLock::new();
+    let mut set = INTERNED.get_or_init(Default::default).lock();
+    if let Some(found) = set.get(tags) {
+        return found;
+    }
+    let leaked: &'static [Literal] = Box::leak(Box::<[Literal]>::from(tags));
+    set.insert(leaked);
+    leaked
 }
 
 /// Serializers want `&'static str` keys; keys and tags built at run time

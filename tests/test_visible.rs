@@ -474,3 +474,195 @@ fn write_errors_name_the_enum_the_trait_object_or_the_profile(
 ) {
     assert_eq!(write().unwrap_err().to_string(), message);
 }
+
+// Aliases: a visible field holds whichever of its variant's tags was read,
+// the first or an alias. It is the user's data and reads back to the same
+// variant, so it is written as it is.
+
+#[json_subtypes(tag = "version", visible)]
+#[derive(Debug, Clone, PartialEq)]
+enum Doc {
+    #[json_subtypes(name = 1)]
+    One { version: u32, title: String },
+    #[json_subtypes(name = 2, alias = 20, alias = 21)]
+    Two { version: u32, title: String },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Disc {
+    r#type: String,
+    r: u8,
+}
+
+#[json_subtypes(tag = "type", visible)]
+#[derive(Debug, Clone, PartialEq)]
+enum Round {
+    #[json_subtypes(name = "circle", alias = "round")]
+    Circle { r#type: String, r: u8 },
+    #[json_subtypes(name = "disc", alias = "disk")]
+    Disc(Disc),
+    /// No field named like the tag: the first tag is written.
+    #[json_subtypes(alias = "sq")]
+    Square { side: u8 },
+}
+
+fn doc(version: u32) -> Doc {
+    Doc::Two {
+        version,
+        title: "t".into(),
+    }
+}
+
+fn round(tag: &str) -> Round {
+    Round::Circle {
+        r#type: tag.into(),
+        r: 1,
+    }
+}
+
+fn disc(tag: &str) -> Round {
+    Round::Disc(Disc {
+        r#type: tag.into(),
+        r: 2,
+    })
+}
+
+#[rstest]
+#[case::int_alias_first(
+    r#"{"version":20,"title":"t"}"#,
+    doc(20),
+    r#"{"version":20,"title":"t"}"#
+)]
+#[case::int_alias_last(
+    r#"{"title":"t","version":21}"#,
+    doc(21),
+    r#"{"version":21,"title":"t"}"#
+)]
+#[case::int_first_tag(r#"{"title":"t","version":2}"#, doc(2), r#"{"version":2,"title":"t"}"#)]
+fn an_integer_alias_read_is_written_as_it_is(
+    #[case] text: &str,
+    #[case] expected: Doc,
+    #[case] written: &str,
+) {
+    let value: Doc = serde_json::from_str(text).unwrap();
+    assert_eq!(value, expected);
+    assert_eq!(serde_json::to_string(&value).unwrap(), written);
+    assert_eq!(serde_json::from_str::<Doc>(written).unwrap(), value);
+    let tree = serde_json::to_value(&value).unwrap();
+    assert_eq!(serde_json::from_value::<Doc>(tree).unwrap(), value);
+}
+
+#[rstest]
+#[case::struct_alias_first(
+    r#"{"type":"round","r":1}"#,
+    round("round"),
+    r#"{"type":"round","r":1}"#
+)]
+#[case::struct_alias_last(
+    r#"{"r":1,"type":"round"}"#,
+    round("round"),
+    r#"{"type":"round","r":1}"#
+)]
+#[case::newtype_alias_first(r#"{"type":"disk","r":2}"#, disc("disk"), r#"{"type":"disk","r":2}"#)]
+#[case::newtype_alias_last(r#"{"r":2,"type":"disk"}"#, disc("disk"), r#"{"type":"disk","r":2}"#)]
+#[case::newtype_first_tag(r#"{"r":2,"type":"disc"}"#, disc("disc"), r#"{"type":"disc","r":2}"#)]
+#[case::without_the_field(r#"{"side":3,"type":"sq"}"#, Round::Square { side: 3 }, r#"{"type":"Square","side":3}"#)]
+fn a_string_alias_read_is_written_as_it_is(
+    #[case] text: &str,
+    #[case] expected: Round,
+    #[case] written: &str,
+) {
+    let value: Round = serde_json::from_str(text).unwrap();
+    assert_eq!(value, expected);
+    assert_eq!(serde_json::to_string(&value).unwrap(), written);
+    assert_eq!(serde_json::from_str::<Round>(written).unwrap(), value);
+    let tree = serde_json::to_value(&value).unwrap();
+    assert_eq!(serde_json::from_value::<Round>(tree).unwrap(), value);
+}
+
+#[rstest]
+#[case::int_aliases(
+    serde_json::to_string(&doc(1)),
+    "cannot serialize Doc::Two: its field `version` is 1, but its tag is 2 or one of its aliases 20, 21"
+)]
+#[case::string_alias(
+    serde_json::to_string(&round("disc")),
+    r#"cannot serialize Round::Circle: its field `type` is "disc", but its tag is "circle" or its alias "round""#
+)]
+#[case::newtype_alias(
+    serde_json::to_string(&disc("round")),
+    r#"cannot serialize Round::Disc: its field `type` is "round", but its tag is "disc" or its alias "disk""#
+)]
+fn a_field_holding_no_tag_of_its_variant_is_an_error_on_write(
+    #[case] out: serde_json::Result<String>,
+    #[case] message: &str,
+) {
+    assert_eq!(out.unwrap_err().to_string(), message);
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Slider {
+    r#type: String,
+    size: u8,
+}
+
+#[json_subtypes(name = "slider", alias = "range")]
+impl Widget for Slider {
+    fn size(&self) -> u8 {
+        self.size
+    }
+}
+
+fn large_widgets() -> json_subtypes::Profile<dyn Widget> {
+    json_subtypes::Profile::<dyn Widget>::builder()
+        .tag("type")
+        .subtype::<Button>("big")
+        .alias::<Button>("large")
+        .visible(true)
+        .build()
+        .unwrap()
+}
+
+#[rstest]
+#[case::alias_first(r#"{"type":"range","size":1}"#, r#"{"type":"range","size":1}"#)]
+#[case::alias_last(r#"{"size":1,"type":"range"}"#, r#"{"type":"range","size":1}"#)]
+#[case::first_tag(r#"{"size":1,"type":"slider"}"#, r#"{"type":"slider","size":1}"#)]
+fn a_trait_writes_an_alias_its_field_holds(#[case] text: &str, #[case] written: &str) {
+    let widget: Box<dyn Widget> = serde_json::from_str(text).unwrap();
+    assert_eq!(serde_json::to_string(&widget).unwrap(), written);
+    // The erased writer and reader (a `Value`) do the same.
+    let tree = serde_json::to_value(&widget).unwrap();
+    assert_eq!(tree.to_string(), written);
+    let back: Box<dyn Widget> = serde_json::from_value(tree).unwrap();
+    assert_eq!(serde_json::to_string(&back).unwrap(), written);
+}
+
+#[rstest]
+#[case::alias(r#"{"type":"large","size":3}"#, r#"{"size":3,"type":"large"}"#)]
+#[case::alias_last(r#"{"size":3,"type":"large"}"#, r#"{"size":3,"type":"large"}"#)]
+#[case::first_tag(r#"{"size":3,"type":"big"}"#, r#"{"size":3,"type":"big"}"#)]
+fn a_profile_writes_an_alias_its_field_holds(#[case] text: &str, #[case] written: &str) {
+    let profile = large_widgets();
+    let widget = profile.from_str(text).unwrap();
+    assert_eq!(profile.to_string(&*widget).unwrap(), written);
+    let tree = serde_json::to_value(profile.serializable(&*widget)).unwrap();
+    assert_eq!(tree.to_string(), written);
+    let back = profile.deserialize(tree).unwrap();
+    assert_eq!(profile.to_string(&*back).unwrap(), written);
+}
+
+#[rstest]
+#[case::trait_alias(
+    || serde_json::to_string(&Slider { r#type: "big".into(), size: 1 } as &dyn Widget),
+    r#"cannot serialize Slider as a subtype of dyn Widget: its field `type` is "big", but its tag is "slider" or its alias "range""#
+)]
+#[case::profile_alias(
+    || large_widgets().to_string(&button("range")),
+    r#"cannot serialize Button as a subtype of profile of dyn Widget: its field `type` is "range", but its tag is "big" or its alias "large""#
+)]
+fn trait_and_profile_fields_are_checked_against_every_tag(
+    #[case] write: fn() -> serde_json::Result<String>,
+    #[case] message: &str,
+) {
+    assert_eq!(write().unwrap_err().to_string(), message);
+}

@@ -24,7 +24,7 @@ const LISTED_TAGS: usize = 32;
 
 /// A tag value as written in the attribute: `name = "dog"`, `name = 3`,
 /// `name = true`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Literal {
     Str(&'static str),
     I64(i64),

@@ -7,6 +7,7 @@ use serde::ser::{
 };
 
 use crate::same::Declined;
+use crate::tag::Literal;
 
 /// The payload's fields after the tag; a field named like the tag is refused.
 ///
@@ -38,8 +39,10 @@ pub struct TagEntry<G> {
     pub(super) subject: Subject,
     /// Write the tag after the payload's fields.
     pub(super) last: bool,
-    /// `visible`: the payload's own field named like the tag writes it.
-    pub(super) visible: bool,
+    /// `visible`: the payload's own field named like the tag writes it,
+    /// holding the tag or one of these aliases (every one reads back to
+    /// the same subtype, so the field is written as it is).
+    pub(super) visible: Option<&'static [Literal]>,
 }
 
 impl<G> TagEntry<G> {
@@ -49,7 +52,7 @@ impl<G> TagEntry<G> {
         tag: G,
         name: &'static str,
         variant: &'static str,
-        visible: bool,
+        visible: Option<&'static [Literal]>,
     ) -> Self {
         TagEntry {
             key,
@@ -72,7 +75,7 @@ impl<G> TagEntry<G> {
         name: &'static str,
         type_name: &'static str,
         last: bool,
-        visible: bool,
+        visible: Option<&'static [Literal]>,
     ) -> Self {
         TagEntry {
             key,
@@ -141,12 +144,14 @@ pub(crate) fn struct_variant<S: Serializer, G: Serialize>(
     len: usize,
     key: &'static str,
     tag: Option<G>,
-    visible: bool,
+    visible: Option<&'static [Literal]>,
 ) -> Result<VariantFields<S::SerializeStruct, G>, S::Error> {
     let entry = |tag| TagEntry::for_variant(key, tag, name, variant, visible);
     let (state, entry, trailing) = match tag {
         // The variant's own field is the tag.
-        Some(tag) if visible => (inner.serialize_struct(name, len)?, Some(entry(tag)), true),
+        Some(tag) if visible.is_some() => {
+            (inner.serialize_struct(name, len)?, Some(entry(tag)), true)
+        }
         Some(tag) => {
             let mut state = inner.serialize_struct(name, len + 1)?;
             state.serialize_field(key, &tag)?;
@@ -184,23 +189,32 @@ impl core::fmt::Display for Subject {
     }
 }
 
-/// `visible`: the payload's field named like the tag must hold its tag.
+/// `visible`: the payload's field named like the tag must hold its tag or
+/// one of its aliases, each of which reads back to the same subtype.
 #[cold]
 fn check_visible<E: ser::Error, G: Serialize, V: ?Sized + Serialize>(
-    tag: &G,
+    entry: &TagEntry<G>,
     value: &V,
-    subject: Subject,
     key: &str,
 ) -> Result<(), E> {
-    if crate::same::same_scalar(tag, value) {
+    let aliases = entry.visible.unwrap_or_default();
+    if crate::same::same_scalar(&entry.tag, value)
+        || aliases.iter().any(|a| crate::same::same_scalar(a, value))
+    {
         return Ok(());
     }
     let shown = |v: &dyn erased_serde::Serialize| {
         serde_json::to_string(v).unwrap_or_else(|_| "a value that is not a tag".to_owned())
     };
-    let (value, tag) = (shown(&value), shown(tag));
+    let (value, tag) = (shown(&value), shown(&entry.tag));
+    let subject = entry.subject;
+    let aliases = match aliases {
+        [] => String::new(),
+        [one] => format!(" or its alias {one}"),
+        many => format!(" or one of its aliases {}", crate::tag::Expected(many)),
+    };
     Err(E::custom(format_args!(
-        "cannot serialize {subject}: its field `{key}` is {value}, but its tag is {tag}"
+        "cannot serialize {subject}: its field `{key}` is {value}, but its tag is {tag}{aliases}"
     )))
 }
 
@@ -222,11 +236,11 @@ fn tag_field<M: SerializeStruct, G: Serialize, V: ?Sized + Serialize>(
     key: &'static str,
     value: &V,
 ) -> Result<(), M::Error> {
-    if !(*trailing && entry.visible) {
+    if !(*trailing && entry.visible.is_some()) {
         return Err(field_is_tag(entry.subject, key));
     }
     *trailing = false;
-    check_visible(&entry.tag, value, entry.subject, key)?;
+    check_visible(entry, value, key)?;
     state.serialize_field(key, value)
 }
 
@@ -301,7 +315,7 @@ impl<M: SerializeMap, E: Beside> SerializeMap for Fields<M, E> {
     fn serialize_key<K: ?Sized + Serialize>(&mut self, key: &K) -> Result<(), M::Error> {
         if let Some(entry) = self.entry.entry() {
             if let Ok(true) = key.serialize(IsKey(entry.key)) {
-                if !entry.visible || !self.trailing {
+                if entry.visible.is_none() || !self.trailing {
                     return Err(field_is_tag(entry.subject, entry.key));
                 }
                 self.value_is_tag = true;
@@ -315,7 +329,7 @@ impl<M: SerializeMap, E: Beside> SerializeMap for Fields<M, E> {
             self.value_is_tag = false;
             if let (true, Some(entry)) = (self.trailing, self.entry.entry()) {
                 self.trailing = false;
-                check_visible(&entry.tag, value, entry.subject, entry.key)?;
+                check_visible(entry, value, entry.key)?;
             }
         }
         self.state.serialize_value(value)

@@ -11,6 +11,8 @@ use core::marker::PhantomData;
 
 use serde::ser::{self, Impossible, Serialize, Serializer};
 
+use crate::tag::Literal;
+
 mod fields;
 mod payload;
 
@@ -34,6 +36,25 @@ pub trait Tagging {
     fn visible(index: u32) -> bool {
         let _ = index;
         false
+    }
+
+    /// `visible`: the aliases of variant `index`, which its field named
+    /// like the tag may hold as well as the tag (each reads back to it).
+    #[inline]
+    fn aliases(index: u32) -> &'static [Literal] {
+        let _ = index;
+        &[]
+    }
+
+    /// `visible` and `aliases` together, as a tag entry takes them.
+    #[doc(hidden)]
+    #[inline]
+    fn visible_tags(index: u32) -> Option<&'static [Literal]> {
+        if Self::visible(index) {
+            Some(Self::aliases(index))
+        } else {
+            None
+        }
     }
 }
 
@@ -104,7 +125,8 @@ impl<S: Serializer, T: Tagging> Serializer for TaggedSerializer<S, T> {
     ) -> Result<S::Ok, S::Error> {
         match T::tag(index) {
             Some(tag) => {
-                let entry = TagEntry::for_variant(T::KEY, tag, name, variant, T::visible(index));
+                let entry =
+                    TagEntry::for_variant(T::KEY, tag, name, variant, T::visible_tags(index));
                 value.serialize(PayloadSerializer::<_, _, true> {
                     inner: self.inner,
                     entry: &entry,
@@ -123,7 +145,7 @@ impl<S: Serializer, T: Tagging> Serializer for TaggedSerializer<S, T> {
         len: usize,
     ) -> Result<Self::SerializeStructVariant, S::Error> {
         let tag = T::tag(index);
-        let visible = T::visible(index);
+        let visible = T::visible_tags(index);
         struct_variant(self.inner, name, variant, len, T::KEY, tag, visible)
     }
 

@@ -210,9 +210,9 @@ impl<'a, S: Serializer, G: Serialize, const OWN: bool> Serializer
     fn serialize_map(self, len: Option<usize>) -> Result<Self::SerializeMap, S::Error> {
         let entry = self.entry;
         // With `visible` the payload's own entry is the tag.
-        let extra = usize::from(!entry.visible);
+        let extra = usize::from(entry.visible.is_none());
         let mut map = self.inner.serialize_map(len.map(|len| len + extra))?;
-        let trailing = entry.last || entry.visible;
+        let trailing = entry.last || entry.visible.is_some();
         if !trailing {
             map.serialize_entry(entry.key, &entry.tag)?;
         }
@@ -232,9 +232,9 @@ impl<'a, S: Serializer, G: Serialize, const OWN: bool> Serializer
     ) -> Result<Self::SerializeStruct, S::Error> {
         let entry = self.entry;
         // With `visible` the payload's own field is the tag: `len` counts it.
-        let extra = usize::from(!entry.visible);
+        let extra = usize::from(entry.visible.is_none());
         let mut state = self.inner.serialize_struct(name, len + extra)?;
-        let trailing = entry.last || entry.visible;
+        let trailing = entry.last || entry.visible.is_some();
         if !trailing {
             if OWN {
                 state.serialize_field(entry.key, &OwnEntry(&entry.tag))?;

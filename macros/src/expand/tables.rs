@@ -211,6 +211,29 @@ pub(super) fn literal_tables(cont: &Container) -> TokenStream {
         .collect();
     let tag = tag_arms(cont, |v| literal(&v.tags[0].value));
     let visible = visible_indexes(cont);
+    // A visible field may hold an alias too: it reads back to its variant.
+    let alias_arms: Vec<TokenStream> = visible
+        .iter()
+        .filter_map(|&index| {
+            let v = &cont.variants[index as usize];
+            let aliases: Vec<TokenStream> =
+                v.tags.iter().skip(1).map(|t| literal(&t.value)).collect();
+            (!aliases.is_empty()).then(|| quote!(#index => &[#(#aliases),*],))
+        })
+        .collect();
+    let aliases_fn = if alias_arms.is_empty() {
+        quote!()
+    } else {
+        quote! {
+            #[inline]
+            fn aliases(index: u32) -> &'static [#private::Literal] {
+                match index {
+                    #(#alias_arms)*
+                    _ => &[],
+                }
+            }
+        }
+    };
     let (visible_fn, visible_tagging) = if visible.is_empty() {
         (quote!(), quote!())
     } else {
@@ -226,6 +249,8 @@ pub(super) fn literal_tables(cont: &Container) -> TokenStream {
                 fn visible(index: u32) -> bool {
                     __visible(index)
                 }
+
+                #aliases_fn
             },
         )
     };
