@@ -490,10 +490,11 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
 
     /// Whether a payload field named like the tag is the tag (as
     /// `#[json_subtypes(tag = "...", visible)]`): it receives the tag on
-    /// read, and it is what is written, where the payload puts it; a value
-    /// other than the subtype's tag is an error on write. A payload without
-    /// such a field gets the tag after its fields. Off by default: such a
-    /// field is an error on write.
+    /// read, and it is what is written, where the payload puts it, holding
+    /// the subtype's tag or one of its [`alias`](Self::alias)es; any other
+    /// value is an error on write. A payload without such a field gets the
+    /// tag after its fields. Off by default: such a field is an error on
+    /// write, and on read a payload that requires it misses it.
     pub fn visible(mut self, visible: bool) -> Self {
         self.visible = visible;
         self
@@ -766,6 +767,7 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
         registry.set_limits(self.max_buffer, self.require_tag_first);
         registry.set_exact_numbers(self.exact_numbers);
         registry.set_visible(self.visible);
+        registry.set_profile();
         debug_assert!(registry.problems().is_empty(), "{:?}", registry.problems());
         Ok(Profile {
             registry: Arc::new(registry),

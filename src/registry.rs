@@ -19,7 +19,7 @@ use crate::rest::Payload;
 use crate::tag::{
     map, Found, Literal, Lookup, Map, OwnedLiteral, TagIndex, TagOwner, TagSink, TagVisitor,
 };
-use crate::tagged::{PayloadSerializer, TagEntry};
+use crate::tagged::{Owner, PayloadSerializer, TagEntry};
 
 /// One registered subtype of a trait, as the impl attribute writes it (its
 /// readers come beside it, from `native::readers`).
@@ -141,6 +141,9 @@ pub struct Table {
     /// Each entry's aliases, which its field named like the tag may hold
     /// when the tag is `visible`.
     aliases: Vec<&'static [Literal]>,
+    /// A trait's registry or a profile: where a message says to register
+    /// a type or make the tag `visible`.
+    kind: Owner,
     problems: Vec<String>,
     /// A problem that makes every read ambiguous or impossible (no
     /// subtypes, two fallbacks); collisions only refuse their own tag.
@@ -275,6 +278,7 @@ impl<T: ?Sized + 'static> Registry<T> {
             fields: Vec::new(),
             tags: Vec::new(),
             aliases: Vec::new(),
+            kind: Owner::Trait,
             problems: Vec::new(),
             fatal: None,
             position,
@@ -442,6 +446,11 @@ impl Table {
         self.exact_numbers
     }
 
+    /// Marks the table as a profile's, for messages.
+    pub(crate) fn set_profile(&mut self) {
+        self.kind = Owner::Profile;
+    }
+
     pub(crate) fn set_visible(&mut self, visible: bool) {
         self.visible = visible && self.key.is_some();
     }
@@ -512,7 +521,8 @@ impl Table {
         let last = self.position == TagPosition::Last;
         let visible = self.visible.then(|| self.aliases[index as usize]);
         let tagged = tagged.map(|(tag, key)| {
-            TagEntry::for_type(key, tag, self.name, entry.type_name, last, visible)
+            let owner = (self.kind, self.name);
+            TagEntry::for_type(key, tag, owner, entry.type_name, last, visible)
         });
         let serializer = match write_json(serializer, |json| {
             value.__json_subtypes_to_json(match &tagged {

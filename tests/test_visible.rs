@@ -198,7 +198,7 @@ fn without_visible_a_payload_field_named_like_the_tag_stays_an_error() {
     .unwrap_err();
     assert_eq!(
         err.to_string(),
-        "cannot serialize Plain::D: its field `type` has the name of the tag"
+        "cannot serialize Plain::D: its field `type` has the name of the tag; add `visible` to Plain's `#[json_subtypes(tag = \"type\")]` so that the field is the tag"
     );
 }
 
@@ -295,7 +295,7 @@ fn a_profile_says_visible_with_its_builder() {
     };
     assert_eq!(
         hidden.to_string(&button).unwrap_err().to_string(),
-        "cannot serialize Button as a subtype of profile of dyn Widget: its field `type` has the name of the tag"
+        "cannot serialize Button as a subtype of profile of dyn Widget: its field `type` has the name of the tag; call `.visible(true)` on the profile's builder so that the field is the tag"
     );
     // `builder_from_registry` keeps the trait's `visible`.
     let kept = json_subtypes::Profile::<dyn Widget>::builder_from_registry()
@@ -406,6 +406,19 @@ enum Hidden {
     D(Dee),
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+enum Kind {
+    D,
+}
+
+/// `visible` needs literal tags: its error names no fix it cannot take.
+#[json_subtypes(tag = "type", tag_type = Kind)]
+#[derive(Debug)]
+enum Typed {
+    #[json_subtypes(name = Kind::D)]
+    D(Dee),
+}
+
 fn button(tag: &str) -> Button {
     Button {
         size: 1,
@@ -434,7 +447,11 @@ fn visible_widgets() -> json_subtypes::Profile<dyn Widget> {
 #[rstest]
 #[case::enum_field_named_like_the_tag(
     || serde_json::to_string(&Hidden::D(Dee { d: 1, kind: "D".into() })),
-    "cannot serialize Hidden::D: its field `type` has the name of the tag"
+    "cannot serialize Hidden::D: its field `type` has the name of the tag; add `visible` to Hidden's `#[json_subtypes(tag = \"type\")]` so that the field is the tag"
+)]
+#[case::typed_enum_field_named_like_the_tag(
+    || serde_json::to_string(&Typed::D(Dee { d: 1, kind: "D".into() })),
+    "cannot serialize Typed::D: its field `type` has the name of the tag"
 )]
 #[case::enum_field_that_disagrees(
     || serde_json::to_string(&dee("X")),
@@ -446,7 +463,7 @@ fn visible_widgets() -> json_subtypes::Profile<dyn Widget> {
 )]
 #[case::trait_field_named_like_the_tag(
     || serde_json::to_string(&button("button") as &dyn Gadget),
-    "cannot serialize Button as a subtype of dyn Gadget: its field `type` has the name of the tag"
+    "cannot serialize Button as a subtype of dyn Gadget: its field `type` has the name of the tag; add `visible` to the trait's `#[json_subtypes(tag = \"type\")]` so that the field is the tag"
 )]
 #[case::trait_field_that_disagrees(
     || serde_json::to_string(&button("label") as &dyn Widget),
@@ -458,7 +475,7 @@ fn visible_widgets() -> json_subtypes::Profile<dyn Widget> {
 )]
 #[case::profile_field_named_like_the_tag(
     || gadgets().to_string(&button("big")),
-    "cannot serialize Button as a subtype of profile of dyn Gadget: its field `type` has the name of the tag"
+    "cannot serialize Button as a subtype of profile of dyn Gadget: its field `type` has the name of the tag; call `.visible(true)` on the profile's builder so that the field is the tag"
 )]
 #[case::profile_field_that_disagrees(
     || visible_widgets().to_string(&button("small")),
@@ -665,4 +682,120 @@ fn trait_and_profile_fields_are_checked_against_every_tag(
     #[case] message: &str,
 ) {
     assert_eq!(write().unwrap_err().to_string(), message);
+}
+
+// The typetag habit: a payload with a field of its own named like the tag,
+// under a tag that is not `visible`. Every message names `visible`.
+
+#[json_subtypes(tag = "type")]
+trait Figure {
+    fn area(&self) -> f64;
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Circle {
+    r#type: String,
+    r: f64,
+}
+
+#[json_subtypes(name = "circle")]
+impl Figure for Circle {
+    fn area(&self) -> f64 {
+        3.0 * self.r * self.r
+    }
+}
+
+const NOT_RECEIVED: &str = "missing field `type` in Circle: its own field named like the tag does not receive the tag; add `visible` to the `#[json_subtypes(tag = \"type\")]` that declares the tag, or call `.visible(true)` on the profile's builder";
+
+fn figures() -> json_subtypes::Profile<dyn Figure> {
+    json_subtypes::Profile::<dyn Figure>::builder_from_registry()
+        .build()
+        .unwrap()
+}
+
+#[rstest]
+#[case::tag_first(
+    || serde_json::from_str::<Box<dyn Figure>>(r#"{"type":"circle","r":1}"#).map(|_| ()),
+    format!("{NOT_RECEIVED} at line 1 column 23")
+)]
+#[case::tag_last(
+    || serde_json::from_str::<Box<dyn Figure>>(r#"{"r":1,"type":"circle"}"#).map(|_| ()),
+    format!("{NOT_RECEIVED} at line 1 column 23")
+)]
+#[case::erased(
+    || serde_json::from_value::<Box<dyn Figure>>(serde_json::json!({"type": "circle", "r": 1})).map(|_| ()),
+    NOT_RECEIVED.to_owned()
+)]
+#[case::profile(
+    || figures().from_str(r#"{"type":"circle","r":1}"#).map(|_| ()),
+    format!("{NOT_RECEIVED} at line 1 column 23")
+)]
+#[case::enum_newtype(
+    || serde_json::from_str::<Hidden>(r#"{"d":1,"type":"D"}"#).map(|_| ()),
+    "missing field `type` in Dee: its own field named like the tag does not receive the tag; add `visible` to the `#[json_subtypes(tag = \"type\")]` that declares the tag, or call `.visible(true)` on the profile's builder at line 1 column 18".to_owned()
+)]
+fn a_payload_field_named_like_a_hidden_tag_names_visible_on_read(
+    #[case] read: fn() -> serde_json::Result<()>,
+    #[case] message: String,
+) {
+    assert_eq!(read().unwrap_err().to_string(), message);
+}
+
+#[test]
+fn a_payload_field_named_like_a_hidden_tag_names_visible_on_write() {
+    let circle = Circle {
+        r#type: "circle".into(),
+        r: 1.0,
+    };
+    assert_eq!(
+        serde_json::to_string(&circle as &dyn Figure).unwrap_err().to_string(),
+        "cannot serialize Circle as a subtype of dyn Figure: its field `type` has the name of the tag; add `visible` to the trait's `#[json_subtypes(tag = \"type\")]` so that the field is the tag"
+    );
+    assert_eq!(
+        figures().to_string(&circle).unwrap_err().to_string(),
+        "cannot serialize Circle as a subtype of profile of dyn Figure: its field `type` has the name of the tag; call `.visible(true)` on the profile's builder so that the field is the tag"
+    );
+}
+
+/// With the fix the same types read, write and read back.
+#[test]
+fn visible_is_the_fix_the_messages_name() {
+    let profile = json_subtypes::Profile::<dyn Figure>::builder_from_registry()
+        .visible(true)
+        .build()
+        .unwrap();
+    let text = r#"{"type":"circle","r":1.0}"#;
+    let figure = profile.from_str(text).unwrap();
+    assert_eq!(figure.area(), 3.0);
+    assert_eq!(profile.to_string(&*figure).unwrap(), text);
+}
+
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+struct Inner {
+    r#type: String,
+}
+
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+struct Holder {
+    inner: Inner,
+}
+
+#[json_subtypes(tag = "type")]
+#[derive(Debug, PartialEq)]
+enum Held {
+    H(Holder),
+}
+
+#[rstest]
+#[case::nested_struct_first(
+    r#"{"type":"H","inner":{}}"#,
+    "missing field `type` at line 1 column 22"
+)]
+#[case::nested_struct_last(
+    r#"{"inner":{},"type":"H"}"#,
+    "missing field `type` at line 1 column 23"
+)]
+fn a_field_really_missing_keeps_serdes_message(#[case] text: &str, #[case] message: &str) {
+    let err = serde_json::from_str::<Held>(text).unwrap_err();
+    assert_eq!(err.to_string(), message);
 }

@@ -254,7 +254,7 @@ fn check_fields_named_like_tag(cx: &Ctxt, cont: &Container) {
                 cx.error_spanned_by(
                     field.tokens,
                     format!(
-                        "field named like the tag `{tag}`; rename the field or choose another tag key"
+                        "field named like the tag `{tag}`; add `visible` to `#[json_subtypes(tag = {tag:?})]` so that the field is the tag, or rename the field"
                     ),
                 );
             } else if field.alias {

@@ -46,13 +46,16 @@ pub struct TagEntry<G> {
 }
 
 impl<G> TagEntry<G> {
-    /// For variant `variant` of the enum `name`.
+    /// For variant `variant` of the enum `name`; `visible_fix`: whether
+    /// `visible` on the enum would make a payload field named like the tag
+    /// the tag (for messages).
     pub(super) fn for_variant(
         key: &'static str,
         tag: G,
         name: &'static str,
         variant: &'static str,
         visible: Option<&'static [Literal]>,
+        visible_fix: bool,
     ) -> Self {
         TagEntry {
             key,
@@ -60,19 +63,23 @@ impl<G> TagEntry<G> {
             subject: Subject {
                 owner: name,
                 member: variant,
-                of_trait: false,
+                kind: if visible_fix {
+                    Owner::Enum
+                } else {
+                    Owner::EnumOther
+                },
             },
             last: false,
             visible,
         }
     }
 
-    /// For a trait object or profile (named `name`, e.g. `dyn Shape` or
-    /// `profile of dyn Shape`): `type_name` as a subtype of it.
+    /// For a trait object or profile (`kind`, named `name`, e.g. `dyn
+    /// Shape` or `profile of dyn Shape`): `type_name` as a subtype of it.
     pub(crate) fn for_type(
         key: &'static str,
         tag: G,
-        name: &'static str,
+        (kind, name): (Owner, &'static str),
         type_name: &'static str,
         last: bool,
         visible: Option<&'static [Literal]>,
@@ -83,7 +90,7 @@ impl<G> TagEntry<G> {
             subject: Subject {
                 owner: name,
                 member: type_name,
-                of_trait: true,
+                kind,
             },
             last,
             visible,
@@ -146,7 +153,10 @@ pub(crate) fn struct_variant<S: Serializer, G: Serialize>(
     tag: Option<G>,
     visible: Option<&'static [Literal]>,
 ) -> Result<VariantFields<S::SerializeStruct, G>, S::Error> {
-    let entry = |tag| TagEntry::for_variant(key, tag, name, variant, visible);
+    // A field named like the tag among a struct variant's own is a compile
+    // error; one met here came from a map it flattens, which `visible`
+    // would not make the tag.
+    let entry = |tag| TagEntry::for_variant(key, tag, name, variant, visible, false);
     let (state, entry, trailing) = match tag {
         // The variant's own field is the tag.
         Some(tag) if visible.is_some() => {
@@ -176,12 +186,32 @@ pub(super) struct Subject {
     pub(super) owner: &'static str,
     /// The variant's name, or the subtype's type name.
     pub(super) member: &'static str,
-    pub(super) of_trait: bool,
+    pub(super) kind: Owner,
+}
+
+/// Whose payload is written, and so where `visible` would go.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Owner {
+    /// A payload of an annotated enum that `visible` would hand the tag
+    /// to: a newtype variant's, under literal tags.
+    Enum,
+    /// Any other payload of an annotated enum: `visible` is no fix there.
+    EnumOther,
+    /// An annotated trait's registry.
+    Trait,
+    /// A profile built at run time.
+    Profile,
+}
+
+impl Subject {
+    pub(super) fn of_trait(&self) -> bool {
+        matches!(self.kind, Owner::Trait | Owner::Profile)
+    }
 }
 
 impl core::fmt::Display for Subject {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        if self.of_trait {
+        if self.of_trait() {
             write!(f, "{} as a subtype of {}", self.member, self.owner)
         } else {
             write!(f, "{}::{}", self.owner, self.member)
@@ -218,10 +248,55 @@ fn check_visible<E: ser::Error, G: Serialize, V: ?Sized + Serialize>(
     )))
 }
 
-fn field_is_tag<E: ser::Error>(subject: Subject, key: &str) -> E {
+/// A payload field named like the tag where the tag is not `visible` (or,
+/// with `visible`, a second one): the message names what to change.
+#[cold]
+fn field_is_tag<E: ser::Error, G>(entry: &TagEntry<G>) -> E {
+    let (subject, key) = (entry.subject, entry.key);
+    if entry.visible.is_some() {
+        return E::custom(format_args!(
+            "cannot serialize {subject}: it writes a second field `{key}` after the one that holds the tag; write the field once"
+        ));
+    }
+    if subject.kind == Owner::EnumOther {
+        return E::custom(format_args!(
+            "cannot serialize {subject}: its field `{key}` has the name of the tag"
+        ));
+    }
+    let fix = TagFix {
+        kind: subject.kind,
+        owner: subject.owner,
+        key,
+    };
     E::custom(format_args!(
-        "cannot serialize {subject}: its field `{key}` has the name of the tag"
+        "cannot serialize {subject}: its field `{key}` has the name of the tag; {fix} so that the field is the tag"
     ))
+}
+
+/// How to make a tag `visible` where it is declared, for messages.
+struct TagFix<'a> {
+    kind: Owner,
+    /// The enum's name (unused for traits and profiles).
+    owner: &'a str,
+    key: &'a str,
+}
+
+impl core::fmt::Display for TagFix<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let key = self.key;
+        match self.kind {
+            Owner::Enum | Owner::EnumOther => write!(
+                f,
+                "add `visible` to {}'s `#[json_subtypes(tag = {key:?})]`",
+                self.owner
+            ),
+            Owner::Trait => write!(
+                f,
+                "add `visible` to the trait's `#[json_subtypes(tag = {key:?})]`"
+            ),
+            Owner::Profile => f.write_str("call `.visible(true)` on the profile's builder"),
+        }
+    }
 }
 
 /// A field named like the tag: the tag itself with `visible` (checked,
@@ -237,7 +312,7 @@ fn tag_field<M: SerializeStruct, G: Serialize, V: ?Sized + Serialize>(
     value: &V,
 ) -> Result<(), M::Error> {
     if !(*trailing && entry.visible.is_some()) {
-        return Err(field_is_tag(entry.subject, key));
+        return Err(field_is_tag(entry));
     }
     *trailing = false;
     check_visible(entry, value, key)?;
@@ -316,7 +391,7 @@ impl<M: SerializeMap, E: Beside> SerializeMap for Fields<M, E> {
         if let Some(entry) = self.entry.entry() {
             if let Ok(true) = key.serialize(IsKey(entry.key)) {
                 if entry.visible.is_none() || !self.trailing {
-                    return Err(field_is_tag(entry.subject, entry.key));
+                    return Err(field_is_tag(entry));
                 }
                 self.value_is_tag = true;
             }

@@ -17,7 +17,7 @@ mod fields;
 mod payload;
 
 use self::fields::VariantFields;
-pub(crate) use self::fields::{struct_variant, write_unit, TagEntry};
+pub(crate) use self::fields::{struct_variant, write_unit, Owner, TagEntry};
 pub(crate) use self::payload::PayloadSerializer;
 
 /// What generated code provides to write an enum's tags.
@@ -44,6 +44,20 @@ pub trait Tagging {
     fn aliases(index: u32) -> &'static [Literal] {
         let _ = index;
         &[]
+    }
+
+    /// Whether `visible` may be said on this enum (its tags are literals):
+    /// a newtype payload's field named like the tag is then an error that
+    /// names it.
+    const VISIBLE_FIX: bool = false;
+
+    /// Whether variant `index` is a struct variant written through serde's
+    /// `serialize_newtype_variant`, as serde writes one that flattens a
+    /// field: `visible` would not make a key of that map the tag.
+    #[inline]
+    fn flattens(index: u32) -> bool {
+        let _ = index;
+        false
     }
 
     /// `visible` and `aliases` together, as a tag entry takes them.
@@ -125,8 +139,9 @@ impl<S: Serializer, T: Tagging> Serializer for TaggedSerializer<S, T> {
     ) -> Result<S::Ok, S::Error> {
         match T::tag(index) {
             Some(tag) => {
-                let entry =
-                    TagEntry::for_variant(T::KEY, tag, name, variant, T::visible_tags(index));
+                let fix = T::VISIBLE_FIX && !T::flattens(index);
+                let visible = T::visible_tags(index);
+                let entry = TagEntry::for_variant(T::KEY, tag, name, variant, visible, fix);
                 value.serialize(PayloadSerializer::<_, _, true> {
                     inner: self.inner,
                     entry: &entry,

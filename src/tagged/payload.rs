@@ -36,7 +36,7 @@ impl<'a, S: Serializer, G: Serialize> PayloadSerializer<'a, S, G> {
 impl<'a, S: Serializer, G: Serialize, const OWN: bool> PayloadSerializer<'a, S, G, OWN> {
     fn bad_type(&self, what: &str) -> S::Error {
         let subject = self.entry.subject;
-        if subject.of_trait {
+        if subject.of_trait() {
             S::Error::custom(format_args!(
                 "cannot serialize {subject}: it is {what}, not a map or struct"
             ))

@@ -7,7 +7,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::private;
-use crate::ast::Container;
+use crate::ast::{Container, Style};
 use crate::attr::TagValue;
 
 /// Above this many string tags `__lookup` reads them by length and
@@ -254,6 +254,26 @@ pub(super) fn literal_tables(cont: &Container) -> TokenStream {
             },
         )
     };
+    // serde writes a struct variant that flattens a field as a newtype
+    // variant: a key named like the tag there is no field `visible` fixes.
+    let flattening: Vec<u32> = cont
+        .variants
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.style == Style::Struct)
+        .filter(|(_, v)| v.field_serde.iter().flatten().any(|e| e.is("flatten")))
+        .map(|(index, _)| index as u32)
+        .collect();
+    let flattens_fn = if flattening.is_empty() {
+        quote!()
+    } else {
+        quote! {
+            #[inline]
+            fn flattens(index: u32) -> bool {
+                ::core::matches!(index, #(#flattening)|*)
+            }
+        }
+    };
     let (impl_generics, ty_generics, where_clause) = cont.item.generics.split_for_impl();
     let ident = cont.ident();
 
@@ -391,6 +411,7 @@ pub(super) fn literal_tables(cont: &Container) -> TokenStream {
         impl #private::Tagging for __Table {
             const KEY: &'static str = #key;
             type Tag = #private::Literal;
+            const VISIBLE_FIX: bool = true;
 
             #[inline]
             fn tag(index: u32) -> ::core::option::Option<#private::Literal> {
@@ -398,6 +419,8 @@ pub(super) fn literal_tables(cont: &Container) -> TokenStream {
             }
 
             #visible_tagging
+
+            #flattens_fn
         }
 
         #visible_fn
