@@ -969,6 +969,7 @@ mod exact;
 mod fallback;
 #[allow(missing_docs)]
 mod marker;
+mod names;
 mod native;
 mod object;
 mod profile;

@@ -174,20 +174,10 @@ struct Alias {
     tag: OwnedLiteral,
 }
 
-/// `a::b::Circle<c::D>` -> `Circle<c::D>`, `dyn a::Shape` -> `dyn Shape`.
+/// `C`'s name without its modules, interned: `a::b::Circle<c::D>` ->
+/// `Circle<D>`, `dyn a::Shape` -> `dyn Shape`.
 fn short_name<C: ?Sized>() -> &'static str {
-    let full = core::any::type_name::<C>();
-    let (dyn_, path) = match full.strip_prefix("dyn ") {
-        Some(rest) => ("dyn ", rest),
-        None => ("", full),
-    };
-    let head = path.split('<').next().unwrap_or(path);
-    let start = head.rfind("::").map_or(0, |i| i + 2);
-    if dyn_.is_empty() {
-        &path[start..]
-    } else {
-        crate::registry::intern(&format!("{dyn_}{}", &path[start..]))
-    }
+    crate::registry::intern(&crate::names::short_of::<C>())
 }
 
 impl<T: ?Sized + 'static> Profile<T> {

@@ -237,7 +237,8 @@ impl<T: ?Sized + 'static> Registry<T> {
                     .collect(),
                 fallback: e.fallback,
                 when_fields: e.when_fields.iter().map(|f| Arc::from(*f)).collect(),
-                type_name: e.type_name,
+                // As the impl names it, less any module path.
+                type_name: intern(&crate::names::short(e.type_name)),
                 type_id: (e.type_id)(),
                 readers: native().any(),
                 markers: Some(markers),
@@ -488,6 +489,62 @@ impl Table {
         self.name
     }
 
+    /// The message for a value whose type is not registered here (`full`,
+    /// its type's name as `type_name` spells it), with how to register it.
+    #[cold]
+    fn unregistered(&self, full: &str) -> String {
+        let type_name = crate::names::short(full);
+        format!(
+            "cannot serialize {type_name}: its type is not a registered subtype of {}; {}",
+            self.name,
+            self.how_to_register(&type_name, "write")
+        )
+    }
+
+    /// How `type_name`, a type that implements the trait, becomes one of
+    /// these subtypes: the attribute on its impl (which a trait's registry
+    /// cannot miss at compile time: an impl may be meant for profiles
+    /// only) or a profile's registration. `verb` is what the profile then
+    /// does with it.
+    pub(crate) fn how_to_register(&self, type_name: &str, verb: &str) -> String {
+        match self.kind {
+            Owner::Profile => format!(
+                "register it on the profile's builder with `.subtype::<{type_name}>(...)`"
+            ),
+            _ => format!(
+                "put `#[json_subtypes(name = ...)]` on `impl {} for {type_name}`, or {verb} it with a `Profile` that registers it",
+                self.trait_name()
+            ),
+        }
+    }
+
+    /// `Shape` for the registry of `dyn Shape`.
+    fn trait_name(&self) -> &str {
+        self.name.strip_prefix("dyn ").unwrap_or(self.name)
+    }
+
+    /// What registers a type under the tag `found`, for the unknown-tag
+    /// message: a type that implements the trait may just lack its
+    /// attribute (nothing can list the impls that do), or its profile
+    /// registration. `None` for a value that cannot be a tag.
+    fn register_fix(&self, found: Found<'_>) -> Option<String> {
+        let tag = match found {
+            Found::Str(_) | Found::I64(_) | Found::U64(_) | Found::Bool(_) | Found::Char(_) => {
+                found.to_string()
+            }
+            Found::I128(_) | Found::U128(_) | Found::Float(_) => return None,
+        };
+        Some(match self.kind {
+            Owner::Profile => format!(
+                "to read a type under this tag, register it on the profile's builder with `.subtype::<T>({tag})`"
+            ),
+            _ => format!(
+                "to read a type under this tag, put `#[json_subtypes(name = {tag})]` on its `impl {}`, or read it with a `Profile` that registers it",
+                self.trait_name()
+            ),
+        })
+    }
+
     fn index_of(&self, found: Found<'_>) -> Result<Option<u32>, String> {
         match self.owners.owner(found) {
             None => Ok(None),
@@ -507,11 +564,9 @@ impl Table {
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
         let Some(&index) = self.by_type.get(&value.__json_subtypes_type_id()) else {
-            return Err(S::Error::custom(format_args!(
-                "cannot serialize {}: its type is not a registered subtype of {}",
-                value.__json_subtypes_type_name(),
-                self.name
-            )));
+            return Err(S::Error::custom(
+                self.unregistered(value.__json_subtypes_type_name()),
+            ));
         };
         let entry = &self.entries[index as usize];
         let tagged = match (&entry.tag, self.key, self.position) {
@@ -588,6 +643,10 @@ impl Lookup for Table {
 
     fn expected(&self) -> Vec<Literal> {
         self.tags.clone()
+    }
+
+    fn unknown_fix(&self, found: Found<'_>) -> Option<String> {
+        self.register_fix(found)
     }
 }
 

@@ -169,7 +169,7 @@ fn writing_an_unknown_type_names_it() {
     let err = p.to_string(&Circle { r: 1.0 }).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "cannot serialize test_profile::Circle: its type is not a registered subtype of profile of dyn Shape"
+        "cannot serialize Circle: its type is not a registered subtype of profile of dyn Shape; register it on the profile's builder with `.subtype::<Circle>(...)`"
     );
 }
 
@@ -277,6 +277,17 @@ fn aliases_are_read_and_the_first_tag_is_written(#[case] text: &str, #[case] wri
     assert_eq!(
         last.to_string(&*last.from_str(&text).unwrap()).unwrap(),
         text
+    );
+}
+
+#[test]
+fn unknown_tags_list_the_aliases() {
+    let err = with_aliases(TagPosition::First)
+        .from_str(r#"{"kind":"disc"}"#)
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        r#"unknown subtype tag "disc", expected one of "circle", "round", 7, "square", false; to read a type under this tag, register it on the profile's builder with `.subtype::<T>("disc")` at line 1 column 14"#
     );
 }
 
