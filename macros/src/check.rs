@@ -30,6 +30,24 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     check_exact_numbers_buffers(cx, &cont.attrs);
     check_container_serde_attrs(cx, cont);
     check_variant_serde_attrs(cx, cont);
+    check_rename_all_fields_once(cx, cont);
+}
+
+/// `rename_all_fields` is serde's key, accepted in `#[json_subtypes]` as
+/// in `#[serde]`: given in both, one would be dropped.
+fn check_rename_all_fields_once(cx: &Ctxt, cont: &Container) {
+    let Some(ours) = &cont.attrs.rename_all_fields else {
+        return;
+    };
+    let in_serde = serde_attr::serde_entries(&cont.item.attrs)
+        .iter()
+        .any(|e| e.is("rename_all_fields"));
+    if in_serde {
+        cx.error_spanned_by(
+            ours,
+            "`rename_all_fields` is given twice, here and in `#[serde(...)]`; keep one",
+        );
+    }
 }
 
 /// Without `tag` the enum is in presence mode, which needs `when_field`s;
@@ -235,7 +253,7 @@ fn check_fields_named_like_tag(cx: &Ctxt, cont: &Container) {
                 cx.error_spanned_by(
                     field.tokens,
                     format!(
-                        "field named like the tag `{tag}`; rename the field or choose another tag key"
+                        "field named like the tag `{tag}`; add `visible` to `#[json_subtypes(tag = {tag:?})]` so that the field is the tag, or rename the field"
                     ),
                 );
             } else if field.alias {
@@ -510,6 +528,12 @@ fn check_trait_keys(cx: &Ctxt, tr: &Trait) {
     }
     if let Some(rule) = &tr.attrs.rename_all {
         cx.error_spanned_by(rule, "`rename_all` is for enums; give each impl its `name`");
+    }
+    if let Some(rule) = &tr.attrs.rename_all_fields {
+        cx.error_spanned_by(
+            rule,
+            "`rename_all_fields` is for enums, whose struct variants have fields; put `#[serde(rename_all = \"...\")]` on each payload struct",
+        );
     }
     if let Some(first_match) = &tr.attrs.first_match {
         cx.error_spanned_by(

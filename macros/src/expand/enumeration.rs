@@ -135,11 +135,18 @@ fn generate(cont: &Container) -> TokenStream {
     let twin = format_ident!("__{}Twin", ident);
     let remote = ident.to_string();
     let serde_path = "::json_subtypes::__private::serde";
-    let container_serde: Vec<&Attribute> = item
+    let mut container_serde: Vec<Attribute> = item
         .attrs
         .iter()
         .filter(|a| serde_attr::is_serde(a))
+        .cloned()
         .collect();
+    // `#[json_subtypes(rename_all_fields = ...)]` is serde's key: the twin
+    // gets it as serde's.
+    if let Some(rule) = &cont.attrs.rename_all_fields {
+        let rule = &rule.value;
+        container_serde.push(syn::parse_quote!(#[serde(rename_all_fields = #rule)]));
+    }
     let twin_variants = item.variants.iter().map(|v| {
         let mut v = v.clone();
         v.attrs.retain(serde_attr::is_serde);
