@@ -130,6 +130,20 @@ def main():
                         ratio(o[1], p[1])]
             print(" | ".join(out) + " |")
 
+    # The crate that registers the impls, timed like the use crates.
+    for profile in ("debug", "release"):
+        for which, label in ((0, "wall"), (1, "CPU (user+sys)")):
+            b, p, o = (
+                secs(times[(profile, "traits_" + fl)], which)
+                for fl in ("base", "typetag", "ours")
+            )
+            if p[1] is None:
+                continue
+            out = ["| trait lib crate, %s build, %s (median, range)" % (profile, label),
+                   "-", "-", "-", "-"]
+            out += [b[0] if b[1] is not None else "-", p[0], o[0], ratio(o[1], p[1])]
+            print(" | ".join(out) + " |")
+
     print()
     print(
         "%d enums / %d traits; json_subtypes at %s; %s; expansion by %s."

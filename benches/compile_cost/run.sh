@@ -77,6 +77,9 @@ export CC_VALGRIND_CRATE= CC_VALGRIND_LOG=/dev/null
 LIBS="enums_serde enums_ours enums_base traits_typetag traits_ours traits_base"
 USES="use_enums_serde use_enums_ours use_enums_base use_traits_typetag use_traits_ours use_traits_base"
 RELEASE_USES="use_enums_serde use_enums_ours use_traits_typetag use_traits_ours"
+# The crate that declares the traits and registers the impls: where a
+# trait-object user's build goes (the impls' readers compile there).
+TRAIT_LIBS="traits_typetag traits_ours traits_base"
 
 say "warming: dependencies, debug"
 for c in $USES; do cargo build -q -p "$c"; done
@@ -138,13 +141,13 @@ timed() { # profile crate
 # IR step also recompiles nothing else: only the touched crate is rebuilt.
 for c in $USES; do cargo build -q -p "$c" --lib; done
 for r in $(seq "$REPS"); do
-    say "debug builds of the use crates, round $r/$REPS"
-    for c in $USES; do timed debug "$c"; done
+    say "debug builds of the use crates and the trait lib crates, round $r/$REPS"
+    for c in $USES $TRAIT_LIBS; do timed debug "$c"; done
 done
 if [ "$RELEASE" = 1 ]; then
     for r in $(seq "${RELEASE_REPS:-$REPS}"); do
-        say "release builds of the use crates, round $r/${RELEASE_REPS:-$REPS}"
-        for c in $RELEASE_USES; do timed release "$c"; done
+        say "release builds of the use crates and the trait lib crates, round $r/${RELEASE_REPS:-$REPS}"
+        for c in $RELEASE_USES $TRAIT_LIBS; do timed release "$c"; done
     done
 fi
 
