@@ -23,6 +23,9 @@ where
     if let Some(problem) = &registry.fatal {
         return Err(de::Error::custom(problem));
     }
+    if T::__JSON_SUBTYPES_INTERNAL {
+        return registry.read_internal(deserializer);
+    }
     registry.read(deserializer)
 }
 
@@ -68,6 +71,7 @@ where
 {
     match scoped::<T>() {
         Some(profile) => profile.serialize(value, serializer),
+        None if T::__JSON_SUBTYPES_INTERNAL => T::registry().serialize_internal(value, serializer),
         None => T::registry().serialize(value, serializer),
     }
 }

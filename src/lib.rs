@@ -477,6 +477,80 @@
 //! allocations are checked by the invariants of `benches/alloc_count.rs`
 //! (`cargo bench --bench alloc_count` fails when one breaks), not by a test.
 //!
+//! ## Representations: how the tag sits beside the payload
+//!
+//! A trait's attribute (and a profile's builder) picks one of three forms,
+//! each byte for byte the one typetag and serde write:
+//!
+//! | trait attribute | builder | JSON of `Circle { r: 1.0 }` | peers with these bytes |
+//! |---|---|---|---|
+//! | `tag = "type"` (internal) | `.tag("type")` | `{"type":"Circle","r":1.0}` | serde's and typetag's `tag` |
+//! | `tag = "type", content = "value"` (adjacent) | `.tag("type").content("value")` | `{"type":"Circle","value":{"r":1.0}}` | serde's and typetag's `tag` + `content` |
+//! | `external` | `.external()` | `{"Circle":{"r":1.0}}` | typetag's default, serde's default for enums |
+//!
+//! ```
+//! use json_subtypes::json_subtypes;
+//! use serde::{Deserialize, Serialize};
+//!
+//! #[json_subtypes(external)]
+//! trait Plugin {}
+//!
+//! #[json_subtypes(tag = "type", content = "value")]
+//! trait Event {}
+//!
+//! #[derive(Serialize, Deserialize)]
+//! struct Click {
+//!     x: u32,
+//! }
+//!
+//! #[derive(Serialize, Deserialize)]
+//! struct Reset;
+//!
+//! #[json_subtypes]
+//! impl Plugin for Click {}
+//! #[json_subtypes]
+//! impl Plugin for Reset {}
+//! #[json_subtypes(name = "click")]
+//! impl Event for Click {}
+//!
+//! let plugin: Box<dyn Plugin> = serde_json::from_str(r#"{"Click":{"x":3}}"#)?;
+//! assert_eq!(serde_json::to_string(&plugin)?, r#"{"Click":{"x":3}}"#);
+//! let unit: Box<dyn Plugin> = serde_json::from_str(r#"{"Reset":null}"#)?;
+//! assert_eq!(serde_json::to_string(&unit)?, r#"{"Reset":null}"#);
+//! // The content may come before the tag, and other keys are ignored.
+//! let event: Box<dyn Event> = serde_json::from_str(r#"{"value":{"x":3},"id":7,"type":"click"}"#)?;
+//! assert_eq!(serde_json::to_string(&event)?, r#"{"type":"click","value":{"x":3}}"#);
+//! // Both read back what postcard and bincode wrote.
+//! let bytes = postcard::to_allocvec(&event).unwrap();
+//! let event: Box<dyn Event> = postcard::from_bytes(&bytes).unwrap();
+//! # Ok::<(), serde_json::Error>(())
+//! ```
+//!
+//! In both, tags are strings, integers or bools, with aliases; with the tag
+//! first nothing is buffered. The external form's tag is a map key, which
+//! JSON writes as a string: its tags must all be of one kind (a registry
+//! that mixes them is an error at use, a profile a `BuildError`), and an
+//! empty map or one of two entries is an error. The adjacent form reads the
+//! content before the tag by buffering it (within `max_buffer`; refused by
+//! `require_tag_first`), reads a missing content as a unit, and with
+//! `deny_unknown_fields` refuses other keys (``unknown field `id`, expected
+//! `type` or `value` ``). A fallback receives the whole object, an unknown
+//! external key or adjacent tag included, and an `Unknown` in it writes it
+//! back unchanged. Both forms read with `deserialize_map` or
+//! `deserialize_struct`, never `deserialize_any` (except for an adjacent tag
+//! of mixed kinds), so postcard and bincode round-trip them; a fallback
+//! needs a self-describing format. Not yet: `visible`, `when_field`
+//! (presence) and `schema` in these forms, and either form on enums, each a
+//! compile error (or `BuildError`) that says so.
+//!
+//! Shown by `test_representations`: `external_reads_writes_and_reads_back`,
+//! `external_errors`, `external_fallback_keeps_every_byte`,
+//! `adjacent_reads`, `adjacent_writes`, `adjacent_errors`,
+//! `adjacent_deny_unknown_fields`, `adjacent_fallback_keeps_every_byte`,
+//! `profiles_read_and_write_their_form`,
+//! `adjacent_content_first_is_buffered_within_max_buffer`,
+//! `binary_formats_round_trip_external`, `binary_formats_round_trip_adjacent`.
+//!
 //! `dyn Trait + Send`, `dyn Trait + Sync` and `dyn Trait + Send + Sync`
 //! serialize too, and their boxes deserialize, without `Send` or `Sync` on
 //! the trait, so `Vec<Box<dyn Shape + Send + Sync>>` works in a derived
@@ -973,6 +1047,7 @@ mod native;
 mod object;
 mod profile;
 mod registry;
+mod representation;
 // Reached only through `__private`.
 #[allow(missing_docs)]
 mod rest;

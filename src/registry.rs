@@ -15,9 +15,11 @@ use crate::dispatch::{deserialize_with, Subtypes};
 use crate::marker::Conversions;
 use crate::native::{write_json, AnyReaders, Readers, Slot};
 use crate::object::{JsonOut, Subtype};
+use crate::representation::{adjacent, external, Adjacent, Representation};
 use crate::rest::Payload;
 use crate::tag::{
-    map, Found, Literal, Lookup, Map, OwnedLiteral, TagIndex, TagOwner, TagSink, TagVisitor,
+    map, Found, Literal, Lookup, Map, OwnedLiteral, TagIndex, TagOwner, TagRequest, TagSink,
+    TagVisitor,
 };
 use crate::tagged::{PayloadSerializer, TagEntry};
 
@@ -99,6 +101,11 @@ impl<T: ?Sized, H: ?Sized> SchemaSubtype<H> for T {}
     note = "put `#[json_subtypes(tag = \"...\")]` on the trait to register its implementations"
 )]
 pub trait Registered: Subtype {
+    /// Whether the trait's attribute chose the internally tagged form, so
+    /// its registry's reads and writes go there without asking.
+    #[doc(hidden)]
+    const __JSON_SUBTYPES_INTERNAL: bool = true;
+
     /// The table built from every registration, on first use.
     #[doc(hidden)]
     fn registry() -> &'static Registry<Self>;
@@ -158,6 +165,10 @@ pub struct Table {
     /// `visible`: every payload reads the tag entry and writes the tag as
     /// its own field.
     visible: bool,
+    /// How the tag sits beside the payload.
+    representation: Representation,
+    /// How the external and adjacent forms read a tag (see `TagRequest`).
+    request: TagRequest,
 }
 
 /// Where the tag goes when a value is written.
@@ -202,6 +213,12 @@ pub struct TraitSettings {
     pub exact_numbers: bool,
     /// `visible`.
     pub visible: bool,
+    /// `external`.
+    pub external: bool,
+    /// `content = "..."`.
+    pub content: Option<&'static str>,
+    /// `deny_unknown_fields`.
+    pub deny_unknown_fields: bool,
 }
 
 impl<T: ?Sized + 'static> Registry<T> {
@@ -244,6 +261,11 @@ impl<T: ?Sized + 'static> Registry<T> {
         out.set_limits(settings.max_buffer, settings.require_tag_first);
         out.exact_numbers = settings.exact_numbers;
         out.visible = settings.visible && out.key.is_some();
+        out.set_representation(
+            settings.external,
+            settings.content,
+            settings.deny_unknown_fields,
+        );
         if out.entries.is_empty() {
             let problem = format!(
                 "no subtypes are registered for {name} (none were found at run time; inventory registers nothing on platforms without static constructors)"
@@ -280,6 +302,8 @@ impl<T: ?Sized + 'static> Registry<T> {
             exact_numbers: false,
             hoist: None,
             visible: false,
+            representation: Representation::Internal,
+            request: TagRequest::Str,
         };
         out.hoist = out.key;
         for (index, entry) in entries.into_iter().enumerate() {
@@ -321,16 +345,44 @@ impl<T: ?Sized + 'static> Registry<T> {
             out.entries.push(entry);
         }
         out.owners.finish();
+        out.request = TagRequest::of(&out.tags);
         Registry {
             table: out,
             marker: PhantomData,
         }
     }
 
-    /// Reads a `Box<T>`: the walk fills a slot it sees as `dyn Any`, so it
-    /// is the same code for every `T`.
+    /// Reads a `Box<T>` in the registry's representation.
     #[inline]
     pub(crate) fn read<'de, D: Deserializer<'de>>(
+        &self,
+        deserializer: D,
+    ) -> Result<Box<T>, D::Error> {
+        match self.representation {
+            Representation::Internal => self.read_internal(deserializer),
+            _ => self.read_wrapped(deserializer),
+        }
+    }
+
+    /// Reads a `Box<T>` in the external or adjacent form.
+    fn read_wrapped<'de, D: Deserializer<'de>>(&self, deserializer: D) -> Result<Box<T>, D::Error> {
+        let slot: Slot<T> = Slot::new(None);
+        let walk = Walk {
+            table: &self.table,
+            slot: &slot,
+        };
+        match self.representation {
+            Representation::Adjacent(form) => adjacent::deserialize(walk, form, deserializer)?,
+            _ => external::deserialize(walk, deserializer)?,
+        }
+        slot.into_inner()
+            .ok_or_else(|| de::Error::custom("json_subtypes: a subtype's reader gave no value"))
+    }
+
+    /// Reads a `Box<T>` in the internal form: the walk fills a slot it sees
+    /// as `dyn Any`, so it is the same code for every `T`.
+    #[inline]
+    pub(crate) fn read_internal<'de, D: Deserializer<'de>>(
         &self,
         deserializer: D,
     ) -> Result<Box<T>, D::Error> {
@@ -443,6 +495,53 @@ impl Table {
         self.visible
     }
 
+    /// `external`, or `content` with the tag key, or neither (the internal
+    /// form).
+    pub(crate) fn set_representation(
+        &mut self,
+        external: bool,
+        content: Option<&str>,
+        deny_unknown_fields: bool,
+    ) {
+        self.representation = match (external, content, self.key) {
+            (true, _, _) => Representation::External,
+            (false, Some(content), Some(tag)) => Representation::Adjacent(Adjacent::new(
+                self.name,
+                tag,
+                content,
+                deny_unknown_fields,
+            )),
+            _ => Representation::Internal,
+        };
+        if self.representation != Representation::Internal {
+            let untagged = self
+                .entries
+                .iter()
+                .filter(|e| e.tag.is_none() && !e.fallback);
+            let problems: Vec<String> = untagged
+                .map(|e| {
+                    format!(
+                        "{} is picked by its fields (`when_field`), which only the internally tagged form does; give it a `name`",
+                        e.type_name
+                    )
+                })
+                .collect();
+            self.problems.extend(problems);
+        }
+        if self.representation == Representation::External && self.request == TagRequest::Any {
+            let problem = format!(
+                "{} mixes tag kinds in the externally tagged form, where a tag is a map key: JSON writes every key as a string, so an integer or bool tag could not be told from a string; give every subtype a tag of one kind",
+                self.name
+            );
+            self.fatal.get_or_insert_with(|| problem.clone());
+            self.problems.push(problem);
+        }
+    }
+
+    pub(crate) fn representation(&self) -> Representation {
+        self.representation
+    }
+
     pub(crate) fn key_string(&self) -> Option<String> {
         self.key.map(str::to_owned)
     }
@@ -484,8 +583,54 @@ impl Table {
     }
 
     /// Writes `value` (a `T`, or the same object with other auto traits)
-    /// with its tag.
+    /// with its tag, in the registry's representation.
+    #[inline]
     pub(crate) fn serialize<S: Serializer, V: ?Sized + Subtype>(
+        &self,
+        value: &V,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        match self.representation {
+            Representation::Internal => self.serialize_internal(value, serializer),
+            _ => self.serialize_wrapped(value, serializer),
+        }
+    }
+
+    /// `serialize` in the external or adjacent form; a subtype without a
+    /// tag (the fallback) writes its payload as it is.
+    fn serialize_wrapped<S: Serializer, V: ?Sized + Subtype>(
+        &self,
+        value: &V,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        let entry = self.entry_of(value)?;
+        match (&entry.tag, self.representation) {
+            (Some(tag), Representation::Adjacent(form)) => {
+                let last = self.position == TagPosition::Last;
+                adjacent::serialize(serializer, form, tag, value, last)
+            }
+            (Some(tag), _) => external::serialize(serializer, tag, value),
+            (None, _) => {
+                serde::Serialize::serialize(&crate::representation::Bare(value), serializer)
+            }
+        }
+    }
+
+    /// The subtype `value` is registered as, or the error for a type that
+    /// is not.
+    fn entry_of<E: serde::ser::Error, V: ?Sized + Subtype>(&self, value: &V) -> Result<&Member, E> {
+        match self.by_type.get(&value.__json_subtypes_type_id()) {
+            Some(&index) => Ok(&self.entries[index as usize]),
+            None => Err(E::custom(format_args!(
+                "cannot serialize {}: its type is not a registered subtype of {}",
+                value.__json_subtypes_type_name(),
+                self.name
+            ))),
+        }
+    }
+
+    /// `serialize` in the internal form.
+    pub(crate) fn serialize_internal<S: Serializer, V: ?Sized + Subtype>(
         &self,
         value: &V,
         serializer: S,
@@ -597,6 +742,10 @@ impl<'de> Subtypes<'de> for Walk<'_> {
 
     fn presence(&self, field: &str) -> u128 {
         self.table.presence.get(field).copied().unwrap_or(0)
+    }
+
+    fn tag_request(&self) -> TagRequest {
+        self.table.request
     }
 
     fn fields(&self) -> Vec<&str> {

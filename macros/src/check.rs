@@ -31,6 +31,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     check_exact_numbers_buffers(cx, &cont.attrs);
     check_container_serde_attrs(cx, cont);
     check_variant_serde_attrs(cx, cont);
+    check_representation_on_enum(cx, &cont.attrs);
 }
 
 /// Without `tag` the enum is in presence mode, which needs `when_field`s;
@@ -41,7 +42,9 @@ fn check_tag_present(cx: &Ctxt, cont: &Container) {
         .variants
         .iter()
         .any(|v| !v.attrs.when_fields.is_empty());
-    if cont.attrs.tag.is_none() && !any_when_field && !cont.attrs.had_unknown_key {
+    // `external` has its own error (`check_representation_on_enum`).
+    let external = cont.attrs.external.is_some();
+    if cont.attrs.tag.is_none() && !any_when_field && !cont.attrs.had_unknown_key && !external {
         cx.error_spanned_by(
             cont.ident(),
             "missing tag key; write `#[json_subtypes(tag = \"type\")]`, or pick variants by their fields with `#[json_subtypes(when_field = \"...\")]`",
@@ -273,6 +276,10 @@ fn check_visible(cx: &Ctxt, cont: &Container) {
 
 /// `require_tag_first` is about where the tag comes; presence mode has none.
 fn check_require_tag_first_needs_tag(cx: &Ctxt, attrs: &ContainerAttrs, what: &str) {
+    // The externally tagged form has its own rule (`check_external_buffers_nothing`).
+    if attrs.external.is_some() {
+        return;
+    }
     if let (Some(first), None) = (&attrs.require_tag_first, &attrs.tag) {
         cx.error_spanned_by(
             first,
@@ -480,12 +487,19 @@ fn is_self_or_box_of_self(ty: &syn::Type, ident: &syn::Ident) -> bool {
 }
 
 /// The rules for `#[json_subtypes(...)]` on a trait: it takes `tag` (or
-/// nothing, for presence mode), `max_depth`, `max_buffer`,
-/// `require_tag_first`, `exact_numbers` and `visible`.
+/// nothing, for presence mode), `content` or `external`, `max_depth`,
+/// `max_buffer`, `require_tag_first`, `exact_numbers`, `visible`,
+/// `deny_unknown_fields` and `schema`.
 pub fn check_trait(cx: &Ctxt, tr: &Trait) {
     check_trait_not_generic(cx, tr);
     check_trait_keys(cx, tr);
     check_trait_visible(cx, tr);
+    check_external_has_no_tag_key(cx, &tr.attrs);
+    check_content_needs_tag(cx, &tr.attrs);
+    check_deny_unknown_fields_needs_content(cx, &tr.attrs);
+    check_tag_apart_from_payload(cx, &tr.attrs);
+    check_external_buffers_nothing(cx, &tr.attrs);
+    check_schema_is_internal(cx, &tr.attrs);
     check_require_tag_first_needs_tag(cx, &tr.attrs, "trait");
     check_one_buffer_limit(cx, &tr.attrs);
     check_exact_numbers_buffers(cx, &tr.attrs);
@@ -522,7 +536,7 @@ fn check_trait_keys(cx: &Ctxt, tr: &Trait) {
 
 /// `visible` hands the tag to a payload field: it needs a tag.
 fn check_trait_visible(cx: &Ctxt, tr: &Trait) {
-    if let (Some(visible), None) = (&tr.attrs.visible, &tr.attrs.tag) {
+    if let (Some(visible), None, None) = (&tr.attrs.visible, &tr.attrs.tag, &tr.attrs.external) {
         cx.error_spanned_by(
             visible,
             "`visible` hands the tag to a payload field, and this trait has no tag; add `tag = \"...\"` or remove `visible`",
@@ -586,5 +600,137 @@ fn check_impl_alias_needs_tag(cx: &Ctxt, imp: &Impl) {
         for alias in &imp.attrs.aliases {
             cx.error_spanned_by(alias, "only a tagged impl takes `alias`; remove it");
         }
+    }
+}
+
+/// The external form's tag is the map's one key: there is no tag key, and
+/// no content key beside it.
+fn check_external_has_no_tag_key(cx: &Ctxt, attrs: &ContainerAttrs) {
+    let Some(external) = &attrs.external else {
+        return;
+    };
+    if attrs.tag.is_some() {
+        cx.error_spanned_by(
+            external,
+            "`external` writes each tag as the one key of a map, so there is no tag key; remove `tag = \"...\"`, or remove `external` for the internally tagged form",
+        );
+    }
+    if let Some(content) = &attrs.content {
+        cx.error_spanned_by(
+            content,
+            "`content` names the payload's key beside a tag key, and an externally tagged value has no keys of its own; remove `content`",
+        );
+    }
+}
+
+/// `content` is the adjacent form's second key, beside the tag key.
+fn check_content_needs_tag(cx: &Ctxt, attrs: &ContainerAttrs) {
+    let Some(content) = &attrs.content else {
+        return;
+    };
+    match &attrs.tag {
+        None if attrs.external.is_none() => cx.error_spanned_by(
+            content,
+            "`content` names the payload's key beside the tag key, and there is no tag key; add `tag = \"type\"`",
+        ),
+        Some(tag) if tag.value == content.value => cx.error_spanned_by(
+            content,
+            "`content` and `tag` name the same key; give the payload a key of its own, e.g. `content = \"value\"`",
+        ),
+        _ => {}
+    }
+}
+
+/// `deny_unknown_fields` refuses keys beside the adjacent form's two.
+fn check_deny_unknown_fields_needs_content(cx: &Ctxt, attrs: &ContainerAttrs) {
+    if let (Some(deny), None) = (&attrs.deny_unknown_fields, &attrs.content) {
+        cx.error_spanned_by(
+            deny,
+            "`deny_unknown_fields` refuses keys beside the tag and content keys, and there is no `content`; add `content = \"...\"`, or put `#[serde(deny_unknown_fields)]` on the payloads",
+        );
+    }
+}
+
+/// `visible` hands the tag to a payload field, which the external and
+/// adjacent forms keep apart from the tag.
+fn check_tag_apart_from_payload(cx: &Ctxt, attrs: &ContainerAttrs) {
+    let form = match (&attrs.external, &attrs.content) {
+        (Some(_), _) => "external",
+        (None, Some(_)) => "content",
+        (None, None) => return,
+    };
+    if let Some(visible) = &attrs.visible {
+        cx.error_spanned_by(
+            visible,
+            format!("`visible` hands the tag to a payload field, and with `{form}` the payload sits apart from the tag; remove `visible`"),
+        );
+    }
+}
+
+/// An externally tagged value's tag is its first key, so nothing is ever
+/// buffered: the buffer's settings would never apply.
+fn check_external_buffers_nothing(cx: &Ctxt, attrs: &ContainerAttrs) {
+    if attrs.external.is_none() {
+        return;
+    }
+    let keys = [
+        attrs
+            .max_buffer
+            .as_ref()
+            .map(|k| (k.tokens.clone(), "max_buffer")),
+        attrs
+            .require_tag_first
+            .as_ref()
+            .map(|k| (k.tokens.clone(), "require_tag_first")),
+        attrs
+            .exact_numbers
+            .as_ref()
+            .map(|k| (k.tokens.clone(), "exact_numbers")),
+    ];
+    for (tokens, key) in keys.into_iter().flatten() {
+        cx.error_spanned_by(
+            tokens,
+            format!("`{key}` is about what comes before the tag, and an externally tagged value's tag is its first key, so nothing is buffered; remove `{key}`"),
+        );
+    }
+}
+
+/// A trait's JSON Schema describes the internally tagged form.
+fn check_schema_is_internal(cx: &Ctxt, attrs: &ContainerAttrs) {
+    let form = match (&attrs.external, &attrs.content) {
+        (Some(_), _) => "external",
+        (None, Some(_)) => "content",
+        (None, None) => return,
+    };
+    if let Some(schema) = &attrs.schema {
+        cx.error_spanned_by(
+            schema,
+            format!("`schema` describes the internally tagged form only, not yet `{form}`; remove `schema`, or remove `{form}`"),
+        );
+    }
+}
+
+/// The external and adjacent forms are read and written for trait objects
+/// and profiles; an enum's generated code reads the internal form only.
+fn check_representation_on_enum(cx: &Ctxt, attrs: &ContainerAttrs) {
+    let keys = [
+        attrs
+            .external
+            .as_ref()
+            .map(|k| (k.tokens.clone(), "external")),
+        attrs
+            .content
+            .as_ref()
+            .map(|k| (k.tokens.clone(), "content")),
+        attrs
+            .deny_unknown_fields
+            .as_ref()
+            .map(|k| (k.tokens.clone(), "deny_unknown_fields")),
+    ];
+    for (tokens, key) in keys.into_iter().flatten() {
+        cx.error_spanned_by(
+            tokens,
+            format!("`{key}` is for traits so far: an annotated enum reads and writes the internally tagged form only; remove `{key}`, or derive serde's `Serialize` and `Deserialize` for this form"),
+        );
     }
 }

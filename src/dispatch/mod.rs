@@ -17,7 +17,9 @@ use serde::de::{self, Deserializer};
 
 use crate::buffer::Limit;
 use crate::rest::{HeadFirst, Payload};
-use crate::tag::{FastTagVisitor, HeadValue, LiteralTable, Static, TagSink, TokenVisitor};
+use crate::tag::{
+    FastTagVisitor, HeadValue, LiteralTable, Static, TagRequest, TagSink, TokenVisitor,
+};
 
 mod key;
 mod walk;
@@ -231,6 +233,13 @@ pub trait Subtypes<'de> {
     fn presence(&self, field: &str) -> u128 {
         let _ = field;
         0
+    }
+
+    /// The request tags are read with in the externally and adjacently
+    /// tagged forms, which must also read formats that do not describe
+    /// themselves (`read_tag` asks for any value).
+    fn tag_request(&self) -> TagRequest {
+        TagRequest::Any
     }
 
     /// Presence mode: the deciding fields, for messages.
