@@ -793,7 +793,12 @@
 //! self-describing (CBOR and MessagePack are not human-readable, yet are),
 //! and a `Serializer` does not either, so this cannot be an error at write
 //! time. Shown by `test_formats`: `postcard_and_bincode_write_but_refuse_to_read`,
-//! `postcard_and_bincode_refuse_to_read_trait_objects`. serde_test works unconfigured:
+//! `postcard_and_bincode_refuse_to_read_trait_objects`. Trait objects and
+//! profiles in the externally or adjacently tagged form (see
+//! "Representations") start with `deserialize_map` or `deserialize_struct`
+//! instead, so postcard and bincode read them back, the bytes typetag
+//! writes and reads (`test_vs_typetag`: `external_is_typetags_default`,
+//! `adjacent_is_typetags_tag_and_content`). serde_test works unconfigured:
 //! the format's `is_human_readable` is asked only when something is buffered
 //! (entries before the tag, a `tag_type` tag kept for a fallback: a replay
 //! must answer as the format did), or on the type-erased path of trait

@@ -329,9 +329,14 @@ impl<'a> Impl<'a> {
         if !untagged {
             match &attrs.name {
                 Some(name) => tags.extend(convert(name)),
-                // The type's own name: `Circle` for `Circle` or `shapes::Circle`.
+                // The type's own name: `Circle` for `Circle` or `shapes::Circle`,
+                // also from a `macro_rules!` fragment (an invisible group).
                 None => {
-                    if let syn::Type::Path(p) = &*item.self_ty {
+                    let mut ty = &*item.self_ty;
+                    while let syn::Type::Group(group) = ty {
+                        ty = &group.elem;
+                    }
+                    if let syn::Type::Path(p) = ty {
                         if let Some(last) = p.path.segments.last() {
                             tags.push(Spanned {
                                 value: TagValue::Str(last.ident.to_string()),
