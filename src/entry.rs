@@ -71,7 +71,6 @@ where
 {
     match scoped::<T>() {
         Some(profile) => profile.serialize(value, serializer),
-        None if T::__JSON_SUBTYPES_INTERNAL => T::registry().serialize_internal(value, serializer),
         None => T::registry().serialize(value, serializer),
     }
 }

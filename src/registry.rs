@@ -358,13 +358,15 @@ impl<T: ?Sized + 'static> Registry<T> {
         &self,
         deserializer: D,
     ) -> Result<Box<T>, D::Error> {
-        match self.representation {
-            Representation::Internal => self.read_internal(deserializer),
-            _ => self.read_wrapped(deserializer),
+        if self.representation != Representation::Internal {
+            return self.read_wrapped(deserializer);
         }
+        self.read_internal(deserializer)
     }
 
-    /// Reads a `Box<T>` in the external or adjacent form.
+    /// Reads a `Box<T>` in the external or adjacent form. Out of line, so
+    /// the internal form's read is compiled as it was without it.
+    #[inline(never)]
     fn read_wrapped<'de, D: Deserializer<'de>>(&self, deserializer: D) -> Result<Box<T>, D::Error> {
         let slot: Slot<T> = Slot::new(None);
         let walk = Walk {
@@ -582,22 +584,10 @@ impl Table {
         }
     }
 
-    /// Writes `value` (a `T`, or the same object with other auto traits)
-    /// with its tag, in the registry's representation.
-    #[inline]
-    pub(crate) fn serialize<S: Serializer, V: ?Sized + Subtype>(
-        &self,
-        value: &V,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        match self.representation {
-            Representation::Internal => self.serialize_internal(value, serializer),
-            _ => self.serialize_wrapped(value, serializer),
-        }
-    }
-
     /// `serialize` in the external or adjacent form; a subtype without a
-    /// tag (the fallback) writes its payload as it is.
+    /// tag (the fallback) writes its payload as it is. Out of line, so the
+    /// internal form's write is compiled as it was without it.
+    #[inline(never)]
     fn serialize_wrapped<S: Serializer, V: ?Sized + Subtype>(
         &self,
         value: &V,
@@ -629,12 +619,16 @@ impl Table {
         }
     }
 
-    /// `serialize` in the internal form.
-    pub(crate) fn serialize_internal<S: Serializer, V: ?Sized + Subtype>(
+    /// Writes `value` (a `T`, or the same object with other auto traits)
+    /// with its tag, in the registry's representation.
+    pub(crate) fn serialize<S: Serializer, V: ?Sized + Subtype>(
         &self,
         value: &V,
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
+        if self.representation != Representation::Internal {
+            return self.serialize_wrapped(value, serializer);
+        }
         let Some(&index) = self.by_type.get(&value.__json_subtypes_type_id()) else {
             return Err(S::Error::custom(format_args!(
                 "cannot serialize {}: its type is not a registered subtype of {}",

@@ -697,3 +697,24 @@ fn hostile_nesting_is_refused(#[case] open: &str, #[case] close: &str) {
     };
     assert_eq!(written.unwrap(), text);
 }
+
+/// `Tagged`: one subtype written and read alone as its trait's form.
+#[rstest]
+#[case::external(r#"{"Circle":{"r":1.0}}"#)]
+#[case::adjacent(r#"{"type":"Circle","value":{"r":1.0}}"#)]
+fn tagged_writes_the_traits_form(#[case] text: &str) {
+    use json_subtypes::Tagged;
+    let written = match text.starts_with(r#"{"Circle""#) {
+        true => {
+            let read: Tagged<Circle, dyn Shape> = serde_json::from_str(text).unwrap();
+            assert_eq!(read.0, Circle { r: 1.0 });
+            serde_json::to_string(&read).unwrap()
+        }
+        false => {
+            let read: Tagged<Circle, dyn Figure> = serde_json::from_str(text).unwrap();
+            assert_eq!(read.0, Circle { r: 1.0 });
+            serde_json::to_string(&read).unwrap()
+        }
+    };
+    assert_eq!(written, text);
+}
