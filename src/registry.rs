@@ -167,6 +167,10 @@ pub struct Table {
     visible: bool,
     /// How the tag sits beside the payload.
     representation: Representation,
+    /// The key the internal form's writer puts the tag under: `key` in
+    /// that form, `None` in the others, whose writer the internal one
+    /// reaches only on its untagged path (see `serialize`).
+    write_key: Option<&'static str>,
     /// How the external and adjacent forms read a tag (see `TagRequest`).
     request: TagRequest,
 }
@@ -303,9 +307,11 @@ impl<T: ?Sized + 'static> Registry<T> {
             hoist: None,
             visible: false,
             representation: Representation::Internal,
+            write_key: None,
             request: TagRequest::Str,
         };
         out.hoist = out.key;
+        out.write_key = out.key;
         for (index, entry) in entries.into_iter().enumerate() {
             let index = index as u32;
             if let Some(tag) = &entry.tag {
@@ -515,6 +521,10 @@ impl Table {
             )),
             _ => Representation::Internal,
         };
+        self.write_key = match self.representation {
+            Representation::Internal => self.key,
+            _ => None,
+        };
         if self.representation != Representation::Internal {
             let untagged = self
                 .entries
@@ -590,10 +600,10 @@ impl Table {
     #[inline(never)]
     fn serialize_wrapped<S: Serializer, V: ?Sized + Subtype>(
         &self,
+        entry: &Member,
         value: &V,
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
-        let entry = self.entry_of(value)?;
         match (&entry.tag, self.representation) {
             (Some(tag), Representation::Adjacent(form)) => {
                 let last = self.position == TagPosition::Last;
@@ -606,29 +616,29 @@ impl Table {
         }
     }
 
-    /// The subtype `value` is registered as, or the error for a type that
-    /// is not.
-    fn entry_of<E: serde::ser::Error, V: ?Sized + Subtype>(&self, value: &V) -> Result<&Member, E> {
-        match self.by_type.get(&value.__json_subtypes_type_id()) {
-            Some(&index) => Ok(&self.entries[index as usize]),
-            None => Err(E::custom(format_args!(
-                "cannot serialize {}: its type is not a registered subtype of {}",
-                value.__json_subtypes_type_name(),
-                self.name
-            ))),
-        }
-    }
-
     /// Writes `value` (a `T`, or the same object with other auto traits)
-    /// with its tag, in the registry's representation.
+    /// with its tag, in the table's representation, whichever it is.
+    #[inline]
     pub(crate) fn serialize<S: Serializer, V: ?Sized + Subtype>(
         &self,
         value: &V,
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
-        if self.representation != Representation::Internal {
-            return self.serialize_wrapped(value, serializer);
-        }
+        self.write::<true, S, V>(value, serializer)
+    }
+
+    /// Writes `value` (a `T`, or the same object with other auto traits)
+    /// with its tag, in the registry's representation. `MAY_WRAP`: whether
+    /// the table may be in the external or adjacent form, false for a
+    /// trait whose attribute chose the internal form. The internal form's
+    /// write is the one it was before the other forms existed: they are
+    /// told apart only on its untagged path (`write_key` is `None` for
+    /// them), and not at all for such a trait.
+    pub(crate) fn write<const MAY_WRAP: bool, S: Serializer, V: ?Sized + Subtype>(
+        &self,
+        value: &V,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
         let Some(&index) = self.by_type.get(&value.__json_subtypes_type_id()) else {
             return Err(S::Error::custom(format_args!(
                 "cannot serialize {}: its type is not a registered subtype of {}",
@@ -637,8 +647,11 @@ impl Table {
             )));
         };
         let entry = &self.entries[index as usize];
-        let tagged = match (&entry.tag, self.key, self.position) {
+        let tagged = match (&entry.tag, self.write_key, self.position) {
             (Some(tag), Some(key), TagPosition::First | TagPosition::Last) => Some((tag, key)),
+            _ if MAY_WRAP && self.representation != Representation::Internal => {
+                return self.serialize_wrapped(entry, value, serializer);
+            }
             _ => None,
         };
         let last = self.position == TagPosition::Last;

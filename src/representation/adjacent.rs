@@ -20,7 +20,7 @@ use serde::de::{
 };
 use serde::ser::{SerializeStruct, Serializer};
 
-use super::{build_from, Bare, BuildSeed, TagSeed};
+use super::{build_from, Bare, BuildSeed, TagSeed, TagValue};
 use crate::buffer::{Buffer, Limit, Mark};
 use crate::dispatch::Subtypes;
 use crate::object::Subtype;
@@ -96,9 +96,9 @@ where
     let mut out = serializer.serialize_struct(form.name, 2)?;
     if last {
         out.serialize_field(form.content(), &Bare(value))?;
-        out.serialize_field(form.tag(), tag)?;
+        out.serialize_field(form.tag(), &TagValue(tag))?;
     } else {
-        out.serialize_field(form.tag(), tag)?;
+        out.serialize_field(form.tag(), &TagValue(tag))?;
         out.serialize_field(form.content(), &Bare(value))?;
     }
     out.end()

@@ -11,7 +11,7 @@ use serde::de::{
 };
 use serde::ser::{SerializeMap, Serializer};
 
-use super::{build_from, Bare, BuildSeed, TagSeed};
+use super::{build_from, Bare, BuildSeed, TagSeed, TagValue};
 use crate::buffer::{Buffer, Mark, Reader};
 use crate::dispatch::Subtypes;
 use crate::object::Subtype;
@@ -29,7 +29,7 @@ where
     V: ?Sized + Subtype,
 {
     let mut map = serializer.serialize_map(Some(1))?;
-    map.serialize_entry(tag, &Bare(value))?;
+    map.serialize_entry(&TagValue(tag), &Bare(value))?;
     map.end()
 }
 
