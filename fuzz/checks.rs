@@ -747,15 +747,69 @@ pub struct Dee {
     pub kind: String,
 }
 
-/// `visible`: a payload field named like the tag receives the tag.
+/// `visible`: a payload field named like the tag receives the tag, an
+/// alias as well as the first tag, and writes what it holds.
 #[json_subtypes(tag = "type", visible)]
 #[derive(Debug, Clone, PartialEq)]
 pub enum Shape {
-    C { r#type: String, c: u8 },
-    Late { c: u8, r#type: String },
+    #[json_subtypes(alias = "circle")]
+    C {
+        r#type: String,
+        c: u8,
+    },
+    Late {
+        c: u8,
+        r#type: String,
+    },
+    #[json_subtypes(alias = "dee", alias = 4)]
     D(Dee),
-    E { e: u8 },
+    #[json_subtypes(alias = "e")]
+    E {
+        e: u8,
+    },
     Unit,
+}
+
+/// `visible` with integer tags and aliases.
+#[json_subtypes(tag = "version", visible)]
+#[derive(Debug, Clone, PartialEq)]
+pub enum Versioned {
+    #[json_subtypes(name = 1)]
+    One { version: u32, title: String },
+    #[json_subtypes(name = 2, alias = 20, alias = 21)]
+    Two { title: String, version: u64 },
+}
+
+/// A pet whose field is named like the tag of `visible_profile`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Parrot {
+    pub kind: String,
+    pub words: u8,
+}
+
+impl Pet for Parrot {
+    fn name(&self) -> String {
+        format!("a {} parrot", self.kind)
+    }
+}
+
+/// A profile with aliases and `visible`, its tag written last.
+pub fn visible_profile() -> &'static Profile<dyn Pet> {
+    static PROFILE: std::sync::OnceLock<Profile<dyn Pet>> = std::sync::OnceLock::new();
+    PROFILE.get_or_init(|| {
+        Profile::<dyn Pet>::builder()
+            .tag("kind")
+            .subtype::<Parrot>("parrot")
+            .alias::<Parrot>("polly")
+            .subtype::<Dog>("dog")
+            .alias::<Dog>(1)
+            .alias::<Dog>("hound")
+            .fallback::<OtherPet>()
+            .visible(true)
+            .tag_position(json_subtypes::TagPosition::Last)
+            .build()
+            .unwrap()
+    })
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -919,6 +973,7 @@ pub fn check_roundtrip(profile: &Profile<dyn Pet>, data: &[u8]) {
     round_trip::<FirstMatch>(data);
     round_trip::<Event>(data);
     round_trip::<Shape>(data);
+    round_trip::<Versioned>(data);
     round_trip::<Kennel>(data);
     round_trip_dyn(
         data,
@@ -927,14 +982,16 @@ pub fn check_roundtrip(profile: &Profile<dyn Pet>, data: &[u8]) {
         |v| serde_json::to_value(v).expect("a value read must be writable as a Value"),
         |v| serde_json::to_string(v).unwrap(),
     );
-    round_trip_dyn(
-        data,
-        |d| profile.from_slice(d).ok(),
-        |tree| profile.deserialize(tree),
-        |v| {
-            serde_json::to_value(profile.serializable(v))
-                .expect("a value read must be writable as a Value")
-        },
-        |v| profile.to_string(v).unwrap(),
-    );
+    for profile in [profile, visible_profile()] {
+        round_trip_dyn(
+            data,
+            |d| profile.from_slice(d).ok(),
+            |tree| profile.deserialize(tree),
+            |v| {
+                serde_json::to_value(profile.serializable(v))
+                    .expect("a value read must be writable as a Value")
+            },
+            |v| profile.to_string(v).unwrap(),
+        );
+    }
 }

@@ -65,7 +65,7 @@
 //! |---|---|---|
 //! | `rename = "Beast"` | enum | honoured: the enum's name in messages and to formats; the wire form is unchanged |
 //! | `rename_all = "..."` | enum | refused: write `#[json_subtypes(rename_all = "...")]` |
-//! | `rename_all_fields = "..."` | enum | honoured: renames the fields of every struct variant |
+//! | `rename_all_fields = "..."` | enum | honoured: renames the fields of every struct variant; `#[json_subtypes(rename_all_fields = "...")]`, beside `rename_all`, means the same (one of the two, not both) |
 //! | `expecting = "..."` | enum | honoured: ``invalid type: integer `3`, expected <your text>`` |
 //! | `bound = "..."`, `bound(serialize = ..., deserialize = ...)` | enum | honoured: replaces the inferred bounds |
 //! | `crate = "..."` | enum | refused: not needed, the generated code reaches serde through this crate |
@@ -97,6 +97,57 @@
 //! `borrowed_fields_borrow_from_the_input`, `generic_enums_round_trip`
 //! (tests are named `file::test` for `tests/file.rs`).
 //!
+//! # Optional serde support
+//!
+//! A library that makes serde optional behind a feature makes
+//! `json_subtypes` optional the same way. Every `#[json_subtypes(...)]` and
+//! every `#[serde(...)]` may sit behind `#[cfg_attr(pred, ...)]` on the
+//! enum, its variants and their fields, and variants, fields and impls may
+//! carry `#[cfg]`, exactly as under serde's derive: each applies when its
+//! predicate holds, with the same bytes and errors as written plainly.
+//!
+//! ```
+//! # use json_subtypes::json_subtypes;
+//! # use serde::{Deserialize, Serialize};
+//! #[cfg_attr(feature = "serde", json_subtypes(tag = "op"))]
+//! #[derive(Debug, PartialEq)]
+//! enum Op {
+//!     #[cfg_attr(feature = "serde", json_subtypes(name = "add"))]
+//!     Add {
+//!         #[cfg_attr(feature = "serde", serde(rename = "lhs"))]
+//!         a: i32,
+//!         b: i32,
+//!     },
+//!     #[cfg(feature = "negation")]
+//!     Neg { a: i32 },
+//! }
+//!
+//! /// A trait and its impls the same way.
+//! #[cfg_attr(feature = "serde", json_subtypes(tag = "type"))]
+//! trait Shape {}
+//!
+//! #[cfg_attr(feature = "serde", derive(Serialize, Deserialize))]
+//! struct Circle {
+//!     r: f64,
+//! }
+//!
+//! #[cfg_attr(feature = "serde", json_subtypes(name = "circle"))]
+//! impl Shape for Circle {}
+//! ```
+//!
+//! With the feature on, `Op::Add { a: 1, b: 2 }` is `{"op":"add","lhs":1,"b":2}`;
+//! without `negation`, `{"op":"Neg","a":1}` is an unknown tag. The enum's
+//! attribute re-emits the enum with a hidden derive, which (unlike an
+//! attribute macro) receives it with `cfg` and `cfg_attr` evaluated.
+//! Generated code allows `deprecated` (a `#[deprecated]` variant or field
+//! does not warn in a `#![deny(warnings)]` crate) and clippy's `all` and
+//! `pedantic` groups. Doc comments on the enum, its variants and the trait
+//! become `description`s in their JSON Schema, as with schemars' derive.
+//!
+//! Shown by `test_cfg` (both sides of each predicate, `deprecated` under
+//! `#![deny(warnings)]` and clippy's pedantic group) and
+//! `test_schema::gated_variants_and_fields_follow_their_predicates`.
+//!
 //! # Tags
 //!
 //! | attribute | tag written | tags read |
@@ -107,6 +158,13 @@
 //! | `alias = "puppy"` (repeatable) | - | also `"puppy"` |
 //! | `name = 3`, `name = -1` (anything in the i64 or u64 range) | `"type":3` | the integer `3` only |
 //! | `name = true` | `"type":true` | the bool `true` only |
+//!
+//! `rename_all` names the tags and `rename_all_fields` (as serde's key of
+//! that name) the fields of every struct variant; both go in
+//! `#[json_subtypes(...)]`, and `rename_all_fields` may be given in
+//! `#[serde(...)]` instead (`test_serde_attrs`:
+//! `rename_all_fields_in_json_subtypes_is_serdes`,
+//! `tests/ui/rename-all-fields-*.rs`).
 //!
 //! Kinds mix freely in one enum; `3` and `"3"` are different tags, and `3.0`
 //! or `"3"` never match `name = 3`. Without `tag_type` tags are literals,
@@ -146,11 +204,12 @@
 //!
 //! | input | error |
 //! |---|---|
-//! | unknown tag | `unknown subtype tag "cow", expected one of "Dog", "cat", 3` |
+//! | unknown tag | `unknown subtype tag "cow", expected one of "Dog", "cat", 3` (for a trait or a profile, then how to register a type under that tag) |
 //! | no tag | ``missing field `type` `` |
 //! | a second tag, anywhere | ``duplicate field `type` `` |
 //! | `null`, an object or an array as tag | ``invalid type: null, expected a subtype tag in `type`, one of ...`` |
 //! | a known tag, a bad body | the body's own error, naming the field |
+//! | a payload's own field named like the tag, the tag not `visible` | ``missing field `type` in Circle: its own field named like the tag does not receive the tag; add `visible` ...`` |
 //!
 //! Integers beyond 64 bits in a payload survive exactly when the tag comes
 //! before them. Once buffered, what survives is what a self-describing read
@@ -368,7 +427,15 @@
 //! The tag is written first, then the payload's fields: byte for byte what
 //! serde's `#[serde(tag = "...")]` writes for the same enum. A payload field
 //! with the tag's name is an error, never a duplicate key, and so is a
-//! newtype payload that is not a map or struct.
+//! newtype payload that is not a map or struct. Such a field is the habit of
+//! typetag users (`struct Circle { r#type: String, r: f64 }`); every error
+//! it meets names `visible` (below), which makes the field the tag: the
+//! compile error on a struct variant, the write error (``its field `type`
+//! has the name of the tag; add `visible` to Shape's `#[json_subtypes(tag =
+//! "type")]` so that the field is the tag``) and, for a newtype or trait
+//! payload that lists the field and does not get it, the read error
+//! (``missing field `type` in Circle: its own field named like the tag
+//! does not receive the tag; add `visible` ...``).
 //!
 //! Shown by `test_enum`: `writes_exactly_what_serde_writes`,
 //! `payload_field_named_like_the_tag_is_an_error_not_a_duplicate_key`,
@@ -379,9 +446,18 @@
 //! With `visible` on the container, a payload field named like the tag is
 //! the tag (typetag writes such a field once; Jackson calls it `visible`):
 //! on read it receives the tag's value, wherever the tag came; on write the
-//! payload's own field is what is written, where the payload writes it, and
-//! a value that is not the variant's tag is an error naming both. String,
-//! integer and bool tags reach `String`, integer and `bool` fields.
+//! payload's own field is what is written, where the payload writes it.
+//! String, integer and bool tags reach `String`, integer and `bool` fields.
+//!
+//! The field is the user's data, and it holds whichever of the variant's
+//! tags was read, the first or an `alias`: it is written as it is, since any
+//! of them reads back to the same variant (`{"version":20}` read through
+//! `alias = 20` writes `{"version":20}`). A value that is none of the
+//! variant's tags would read back as another variant, or not at all: that
+//! is an error naming them (``its field `version` is 7, but its tag is 2 or
+//! its alias 20``). The same holds for the aliases of a trait's impls and of
+//! a profile's types ([`ProfileBuilder::alias`]). A variant without such a
+//! field writes its first tag.
 //!
 //! ```
 //! use json_subtypes::json_subtypes;
@@ -405,6 +481,16 @@
 //!     serde_json::to_string(&wrong).unwrap_err().to_string(),
 //!     r#"cannot serialize Shape::C: its field `type` is "D", but its tag is "C""#
 //! );
+//!
+//! #[json_subtypes(tag = "version", visible)]
+//! #[derive(Debug, PartialEq)]
+//! enum Doc {
+//!     #[json_subtypes(name = 2, alias = 20)]
+//!     Two { version: u32, title: String },
+//! }
+//!
+//! let old: Doc = serde_json::from_str(r#"{"version":20,"title":"t"}"#)?;
+//! assert_eq!(serde_json::to_string(&old)?, r#"{"version":20,"title":"t"}"#);
 //! # Ok::<(), serde_json::Error>(())
 //! ```
 //!
@@ -423,7 +509,12 @@
 //!
 //! Shown by `test_visible` (serialize, deserialize and round trip in every
 //! tag position, the wrong-value error, int and bool tags, nested levels,
-//! traits and profiles) and `tests/ui/visible-*.rs`.
+//! traits and profiles; `an_integer_alias_read_is_written_as_it_is`,
+//! `a_string_alias_read_is_written_as_it_is`,
+//! `a_payload_field_named_like_a_hidden_tag_names_visible_on_read`),
+//! `test_round_trip::what_reads_writes_and_reads_back_equal` (every object
+//! built from tags, aliases and fields, for enums, traits and profiles) and
+//! `tests/ui/visible-*.rs`.
 //!
 //! # Trait objects
 //!
@@ -468,6 +559,18 @@
 //! `Serialize + 'static` type implements, and payloads must be
 //! `DeserializeOwned`. Reading a `Box<dyn Trait>` costs the payload's
 //! allocations and the `Box`, nothing more.
+//!
+//! An impl without the attribute compiles (a [`Profile`] may register it),
+//! so the registry meets it at run time only. Both errors say how to
+//! register it, by the type's own name: ``cannot serialize Square: its type
+//! is not a registered subtype of dyn Shape; put `#[json_subtypes(name =
+//! ...)]` on `impl Shape for Square`, or write it with a `Profile` that
+//! registers it``, and for a tag no impl has, ``unknown subtype tag
+//! "Square", expected "circle"; to read a type under this tag, put
+//! `#[json_subtypes(name = "Square")]` on its `impl Shape`, or read it with
+//! a `Profile` that registers it`` (`test_traits`:
+//! `an_unregistered_impl_names_both_fixes_on_write`,
+//! `an_unknown_tag_names_both_fixes_on_read`).
 //!
 //! Shown by `test_traits`: `reads_every_name_kind`,
 //! `writes_the_tag_first_and_round_trips` (`Box`, `&`, `Rc`, `Arc`),
@@ -632,8 +735,11 @@
 //!
 //! A [`Profile`] is a table for a trait built at run time: another tag key
 //! for an API version, other tags, a fallback, tag position first, last or
-//! omitted. Two profiles never see each other's mappings, and a profile
-//! takes any implementation, annotated or not. [`Profile::scope`] puts one in
+//! omitted. [`ProfileBuilder::alias`] gives a type more tags, with the rules
+//! of the attribute's `alias`: the first tag is written, all are read, and a
+//! tag two types claim is a [`BuildError`]. Two profiles never see each
+//! other's mappings, and a profile takes any implementation, annotated or
+//! not. [`Profile::scope`] puts one in
 //! charge of every `Box<dyn Trait>` read or written on this thread inside
 //! ordinary derived types.
 //!
@@ -647,6 +753,8 @@
 //! profile, which implements `Serialize`.
 //!
 //! Shown by `test_profile`: `tag_positions`, `unknown_tags_go_to_the_fallback_unchanged`,
+//! `aliases_are_read_and_the_first_tag_is_written`,
+//! `build_refuses_what_it_cannot_honour`,
 //! `builder_from_registry_starts_from_the_attributes`,
 //! `profiles_never_see_each_other_in_one_thread`,
 //! `profiles_never_see_each_other_across_threads`,
@@ -1048,6 +1156,7 @@ mod exact;
 mod fallback;
 #[allow(missing_docs)]
 mod marker;
+mod names;
 mod native;
 mod object;
 mod profile;
@@ -1101,6 +1210,7 @@ pub mod __private {
     pub use crate::object::{Subtype, Upcast};
     pub use crate::rest::{HeadFirst, Payload, VariantDeserializer};
     pub use crate::shape::{fields, newtype, no_variant, unit, FieldRefs, FieldTuple, StructShape};
+    pub use json_subtypes_macros::__JsonSubtypes;
     pub mod native {
         pub use crate::native::{readers, Readers};
     }

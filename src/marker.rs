@@ -137,15 +137,5 @@ impl Conversions {
 
 /// `dyn a::Shape + core::marker::Send` -> `dyn Shape + Send`.
 pub(crate) fn object_name<U: ?Sized>() -> String {
-    let full = core::any::type_name::<U>();
-    let full = full.strip_prefix("dyn ").unwrap_or(full);
-    let parts: Vec<&str> = full
-        .split(" + ")
-        .map(|part| {
-            let head = part.split('<').next().unwrap_or(part);
-            let start = head.rfind("::").map_or(0, |i| i + 2);
-            &part[start..]
-        })
-        .collect();
-    format!("dyn {}", parts.join(" + "))
+    crate::names::short_of::<U>()
 }

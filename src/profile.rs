@@ -157,6 +157,8 @@ pub struct ProfileBuilder<T: ?Sized + 'static> {
     markers: Vec<(TypeId, crate::marker::Conversions)>,
     /// Schemas of types, from the registry or `describe`, applied at build.
     described: Vec<(TypeId, Described)>,
+    /// `alias` calls in order, each added at build to its type's tags.
+    aliases: Vec<Alias>,
     position: Option<TagPosition>,
     max_depth: Option<u32>,
     max_buffer: Option<usize>,
@@ -171,20 +173,17 @@ pub struct ProfileBuilder<T: ?Sized + 'static> {
     problems: Vec<String>,
 }
 
-/// `a::b::Circle<c::D>` -> `Circle<c::D>`, `dyn a::Shape` -> `dyn Shape`.
+/// One `alias::<C>(tag)` call.
+struct Alias {
+    type_id: TypeId,
+    type_name: &'static str,
+    tag: OwnedLiteral,
+}
+
+/// `C`'s name without its modules, interned: `a::b::Circle<c::D>` ->
+/// `Circle<D>`, `dyn a::Shape` -> `dyn Shape`.
 fn short_name<C: ?Sized>() -> &'static str {
-    let full = core::any::type_name::<C>();
-    let (dyn_, path) = match full.strip_prefix("dyn ") {
-        Some(rest) => ("dyn ", rest),
-        None => ("", full),
-    };
-    let head = path.split('<').next().unwrap_or(path);
-    let start = head.rfind("::").map_or(0, |i| i + 2);
-    if dyn_.is_empty() {
-        &path[start..]
-    } else {
-        crate::registry::intern(&format!("{dyn_}{}", &path[start..]))
-    }
+    crate::registry::intern(&crate::names::short_of::<C>())
 }
 
 impl<T: ?Sized + 'static> Profile<T> {
@@ -198,6 +197,7 @@ impl<T: ?Sized + 'static> Profile<T> {
             inherited: Vec::new(),
             markers: Vec::new(),
             described: Vec::new(),
+            aliases: Vec::new(),
             position: None,
             max_depth: None,
             max_buffer: None,
@@ -448,6 +448,57 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
         self
     }
 
+    /// Adds the tag `value` to those of `C`, which [`subtype`](Self::subtype)
+    /// (or the registry, for [`Profile::builder_from_registry`]) gave it:
+    /// as `#[json_subtypes(alias = ...)]`, every tag of `C` is read and its
+    /// first one is written. Call again for more; the order of the calls
+    /// does not matter. A tag another type has, one `C` has already or a
+    /// `C` without a tag of its own is a [`BuildError`].
+    ///
+    /// ```
+    /// use json_subtypes::{json_subtypes, Profile};
+    /// use serde::{Deserialize, Serialize};
+    ///
+    /// #[json_subtypes(tag = "type")]
+    /// trait Shape {
+    ///     fn area(&self) -> f64;
+    /// }
+    ///
+    /// #[derive(Serialize, Deserialize)]
+    /// struct Circle {
+    ///     r: f64,
+    /// }
+    ///
+    /// impl Shape for Circle {
+    ///     fn area(&self) -> f64 {
+    ///         3.0 * self.r * self.r
+    ///     }
+    /// }
+    ///
+    /// let profile = Profile::<dyn Shape>::builder()
+    ///     .tag("kind")
+    ///     .subtype::<Circle>("circle")
+    ///     .alias::<Circle>("round")
+    ///     .alias::<Circle>(7)
+    ///     .build()?;
+    /// let shape = profile.from_str(r#"{"kind":"round","r":1.0}"#)?;
+    /// assert_eq!(profile.to_string(&*shape)?, r#"{"kind":"circle","r":1.0}"#);
+    /// assert_eq!(profile.from_str(r#"{"kind":7,"r":1.0}"#)?.area(), 3.0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn alias<C>(mut self, value: impl Into<TagValue>) -> Self
+    where
+        C: Serialize + DeserializeOwned + 'static,
+        T: Upcast<C>,
+    {
+        self.aliases.push(Alias {
+            type_id: TypeId::of::<C>(),
+            type_name: short_name::<C>(),
+            tag: value.into().0,
+        });
+        self
+    }
+
     /// Registers `C`, picked when `field` is present (presence-only
     /// profiles). Call again to add fields to the same type.
     pub fn when_field<C>(mut self, field: impl Into<String>) -> Self
@@ -487,10 +538,11 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
 
     /// Whether a payload field named like the tag is the tag (as
     /// `#[json_subtypes(tag = "...", visible)]`): it receives the tag on
-    /// read, and it is what is written, where the payload puts it; a value
-    /// other than the subtype's tag is an error on write. A payload without
-    /// such a field gets the tag after its fields. Off by default: such a
-    /// field is an error on write.
+    /// read, and it is what is written, where the payload puts it, holding
+    /// the subtype's tag or one of its [`alias`](Self::alias)es; any other
+    /// value is an error on write. A payload without such a field gets the
+    /// tag after its fields. Off by default: such a field is an error on
+    /// write, and on read a payload that requires it misses it.
     pub fn visible(mut self, visible: bool) -> Self {
         self.visible = visible;
         self
@@ -594,6 +646,7 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
         &self,
         problems: &mut Vec<String>,
         position: TagPosition,
+        subtypes: &[Member],
         presence: &[&Member],
     ) {
         let form = match (&self.content, self.external) {
@@ -611,10 +664,11 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
                 "adjacently"
             }
             (None, true) => {
-                let mut kinds = self.subtypes.iter().filter_map(|s| match s.tag.as_ref()? {
-                    OwnedLiteral::Str(_) => Some(0),
-                    OwnedLiteral::Bool(_) => Some(1),
-                    OwnedLiteral::I64(_) | OwnedLiteral::U64(_) => Some(2),
+                let tags = subtypes.iter().flat_map(|s| s.tag.iter().chain(&s.aliases));
+                let mut kinds = tags.map(|tag| match tag {
+                    OwnedLiteral::Str(_) => 0,
+                    OwnedLiteral::Bool(_) => 1,
+                    OwnedLiteral::I64(_) | OwnedLiteral::U64(_) => 2,
                 });
                 if let Some(first) = kinds.next() {
                     if kinds.any(|kind| kind != first) {
@@ -661,13 +715,37 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
                 "the profile has no subtypes; add `subtype`, `when_field` or `fallback`".to_owned(),
             );
         }
-        let tagged: Vec<&Member> = self.subtypes.iter().filter(|s| s.tag.is_some()).collect();
-        let presence: Vec<&Member> = self
-            .subtypes
+        // Aliases go to the first tagged registration of their type, after
+        // the tags it already has (from the registry, or earlier calls).
+        let mut subtypes = core::mem::take(&mut self.subtypes);
+        let inherited_aliases: Vec<usize> = subtypes.iter().map(|s| s.aliases.len()).collect();
+        let mut attached: Vec<&Alias> = Vec::new();
+        for alias in &self.aliases {
+            let (name, tag) = (alias.type_name, &alias.tag);
+            let Some(member) = subtypes
+                .iter_mut()
+                .find(|s| s.type_id == alias.type_id && s.tag.is_some() && !s.fallback)
+            else {
+                problems.push(format!(
+                    "alias::<{name}>({tag}): {name} has no tag of its own to add an alias to; register it with `.subtype::<{name}>(...)`"
+                ));
+                continue;
+            };
+            if member.tag.as_ref() == Some(tag) || member.aliases.contains(tag) {
+                problems.push(format!(
+                    "alias::<{name}>({tag}): {tag} is already a tag of {name}"
+                ));
+                continue;
+            }
+            member.aliases.push(tag.clone());
+            attached.push(alias);
+        }
+        let tagged: Vec<&Member> = subtypes.iter().filter(|s| s.tag.is_some()).collect();
+        let presence: Vec<&Member> = subtypes
             .iter()
             .filter(|s| !s.when_fields.is_empty())
             .collect();
-        self.check_representation(&mut problems, position, &presence);
+        self.check_representation(&mut problems, position, &subtypes, &presence);
         match &self.tag {
             None if self.external => {}
             None => {
@@ -693,12 +771,36 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
                 }
             }
         }
+        // Every tag selects one type. The registry's aliases claim theirs
+        // first (they were there before this builder), then the tags given
+        // to `subtype`, then those given to `alias`: a clash is reported at
+        // the call that made it.
+        let mut owners: Vec<(&OwnedLiteral, &'static str)> = Vec::new();
+        let mut check = |tag, type_name| match owners.iter().find(|(t, _)| *t == tag) {
+            Some((_, first)) => Some(*first),
+            None => {
+                owners.push((tag, type_name));
+                None
+            }
+        };
+        for (s, inherited) in subtypes.iter().zip(&inherited_aliases) {
+            if s.tag.is_some() {
+                for tag in &s.aliases[..*inherited] {
+                    if let Some(first) = check(tag, s.type_name) {
+                        problems.push(format!(
+                            "{}'s alias {tag}: the tag {tag} is already used by {first}",
+                            s.type_name
+                        ));
+                    }
+                }
+            }
+        }
         for (i, s) in tagged.iter().enumerate() {
             let tag = s.tag.as_ref().unwrap();
-            if let Some(first) = tagged[..i].iter().find(|o| o.tag.as_ref() == Some(tag)) {
+            if let Some(first) = check(tag, s.type_name) {
                 problems.push(format!(
-                    "subtype::<{}>({tag}): the tag {tag} is already used by {}",
-                    s.type_name, first.type_name
+                    "subtype::<{}>({tag}): the tag {tag} is already used by {first}",
+                    s.type_name
                 ));
             }
             if position != TagPosition::Omit {
@@ -706,13 +808,20 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
                     .iter()
                     .find(|o| o.type_id == s.type_id && o.tag != s.tag)
                 {
+                    let name = s.type_name;
                     problems.push(format!(
-                        "subtype::<{}>({tag}): {} is already registered as {}, and a written tag must be one; use TagPosition::Omit for read-only aliases",
-                        s.type_name,
-                        s.type_name,
+                        "subtype::<{name}>({tag}): {name} is already registered as {}, and only one tag is written; add the others with `.alias::<{name}>({tag})`",
                         first.tag.as_ref().unwrap()
                     ));
                 }
+            }
+        }
+        for alias in &attached {
+            if let Some(first) = check(&alias.tag, alias.type_name) {
+                problems.push(format!(
+                    "alias::<{}>({}): the tag {} is already used by {first}",
+                    alias.type_name, alias.tag, alias.tag
+                ));
             }
         }
         if self.require_tag_first && self.tag.is_none() {
@@ -735,7 +844,7 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
                 "require_tag_first(true) with tag_position(Last): the profile could not read what it writes; write the tag first or bound the buffer with `max_buffer` instead".to_owned(),
             );
         }
-        let fallbacks: Vec<&Member> = self.subtypes.iter().filter(|s| s.fallback).collect();
+        let fallbacks: Vec<&Member> = subtypes.iter().filter(|s| s.fallback).collect();
         if fallbacks.len() > 1 {
             problems.push(format!(
                 "fallback::<{}>(): the profile already has the fallback {}",
@@ -746,7 +855,7 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
             problems.push("more than 128 `when_field` subtypes".to_owned());
         }
         let mut seen_presence: Vec<TypeId> = Vec::new();
-        for s in &self.subtypes {
+        for s in &subtypes {
             if s.when_fields.is_empty() {
                 continue;
             }
@@ -762,7 +871,6 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
             return Err(BuildError { problems });
         }
         let key = self.tag.map(|k| Arc::from(crate::registry::intern(&k)));
-        let mut subtypes = self.subtypes;
         for s in &mut subtypes {
             let described = self.described.iter().rev().find(|(id, _)| *id == s.type_id);
             s.schema = s.schema.or(described.map(|(_, d)| *d));
@@ -779,6 +887,7 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
             self.content.as_deref(),
             self.deny_unknown_fields,
         );
+        registry.set_profile();
         debug_assert!(registry.problems().is_empty(), "{:?}", registry.problems());
         Ok(Profile {
             registry: Arc::new(registry),

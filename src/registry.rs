@@ -21,7 +21,7 @@ use crate::tag::{
     map, Found, Literal, Lookup, Map, OwnedLiteral, TagIndex, TagOwner, TagRequest, TagSink,
     TagVisitor,
 };
-use crate::tagged::{PayloadSerializer, TagEntry};
+use crate::tagged::{Owner, PayloadSerializer, TagEntry};
 
 /// One registered subtype of a trait, as the impl attribute writes it (its
 /// readers come beside it, from `native::readers`).
@@ -145,6 +145,12 @@ pub struct Table {
     presence: Map<Arc<str>, u128>,
     fields: Vec<Arc<str>>,
     tags: Vec<Literal>,
+    /// Each entry's aliases, which its field named like the tag may hold
+    /// when the tag is `visible`.
+    aliases: Vec<&'static [Literal]>,
+    /// A trait's registry or a profile: where a message says to register
+    /// a type or make the tag `visible`.
+    kind: Owner,
     problems: Vec<String>,
     /// A problem that makes every read ambiguous or impossible (no
     /// subtypes, two fallbacks); collisions only refuse their own tag.
@@ -252,7 +258,8 @@ impl<T: ?Sized + 'static> Registry<T> {
                     .collect(),
                 fallback: e.fallback,
                 when_fields: e.when_fields.iter().map(|f| Arc::from(*f)).collect(),
-                type_name: e.type_name,
+                // As the impl names it, less any module path.
+                type_name: intern(&crate::names::short(e.type_name)),
                 type_id: (e.type_id)(),
                 readers: native().any(),
                 markers: Some(markers),
@@ -297,6 +304,8 @@ impl<T: ?Sized + 'static> Registry<T> {
             presence: map(),
             fields: Vec::new(),
             tags: Vec::new(),
+            aliases: Vec::new(),
+            kind: Owner::Trait,
             problems: Vec::new(),
             fatal: None,
             position,
@@ -320,6 +329,9 @@ impl<T: ?Sized + 'static> Registry<T> {
             for alias in &entry.aliases {
                 out.add_tag(alias, index, &entry);
             }
+            let aliases = &out.tags[out.tags.len() - entry.aliases.len()..];
+            let aliases = intern_tags(aliases);
+            out.aliases.push(aliases);
             if entry.fallback {
                 match out.fallback {
                     Some(other) => {
@@ -495,6 +507,11 @@ impl Table {
         self.exact_numbers
     }
 
+    /// Marks the table as a profile's, for messages.
+    pub(crate) fn set_profile(&mut self) {
+        self.kind = Owner::Profile;
+    }
+
     pub(crate) fn set_visible(&mut self, visible: bool) {
         self.visible = visible && self.key.is_some();
     }
@@ -583,6 +600,62 @@ impl Table {
         self.name
     }
 
+    /// The message for a value whose type is not registered here (`full`,
+    /// its type's name as `type_name` spells it), with how to register it.
+    #[cold]
+    fn unregistered(&self, full: &str) -> String {
+        let type_name = crate::names::short(full);
+        format!(
+            "cannot serialize {type_name}: its type is not a registered subtype of {}; {}",
+            self.name,
+            self.how_to_register(&type_name, "write")
+        )
+    }
+
+    /// How `type_name`, a type that implements the trait, becomes one of
+    /// these subtypes: the attribute on its impl (which a trait's registry
+    /// cannot miss at compile time: an impl may be meant for profiles
+    /// only) or a profile's registration. `verb` is what the profile then
+    /// does with it.
+    pub(crate) fn how_to_register(&self, type_name: &str, verb: &str) -> String {
+        match self.kind {
+            Owner::Profile => format!(
+                "register it on the profile's builder with `.subtype::<{type_name}>(...)`"
+            ),
+            _ => format!(
+                "put `#[json_subtypes(name = ...)]` on `impl {} for {type_name}`, or {verb} it with a `Profile` that registers it",
+                self.trait_name()
+            ),
+        }
+    }
+
+    /// `Shape` for the registry of `dyn Shape`.
+    fn trait_name(&self) -> &str {
+        self.name.strip_prefix("dyn ").unwrap_or(self.name)
+    }
+
+    /// What registers a type under the tag `found`, for the unknown-tag
+    /// message: a type that implements the trait may just lack its
+    /// attribute (nothing can list the impls that do), or its profile
+    /// registration. `None` for a value that cannot be a tag.
+    fn register_fix(&self, found: Found<'_>) -> Option<String> {
+        let tag = match found {
+            Found::Str(_) | Found::I64(_) | Found::U64(_) | Found::Bool(_) | Found::Char(_) => {
+                found.to_string()
+            }
+            Found::I128(_) | Found::U128(_) | Found::Float(_) => return None,
+        };
+        Some(match self.kind {
+            Owner::Profile => format!(
+                "to read a type under this tag, register it on the profile's builder with `.subtype::<T>({tag})`"
+            ),
+            _ => format!(
+                "to read a type under this tag, put `#[json_subtypes(name = {tag})]` on its `impl {}`, or read it with a `Profile` that registers it",
+                self.trait_name()
+            ),
+        })
+    }
+
     fn index_of(&self, found: Found<'_>) -> Result<Option<u32>, String> {
         match self.owners.owner(found) {
             None => Ok(None),
@@ -640,11 +713,9 @@ impl Table {
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
         let Some(&index) = self.by_type.get(&value.__json_subtypes_type_id()) else {
-            return Err(S::Error::custom(format_args!(
-                "cannot serialize {}: its type is not a registered subtype of {}",
-                value.__json_subtypes_type_name(),
-                self.name
-            )));
+            return Err(S::Error::custom(
+                self.unregistered(value.__json_subtypes_type_name()),
+            ));
         };
         let entry = &self.entries[index as usize];
         let tagged = match (&entry.tag, self.write_key, self.position) {
@@ -655,8 +726,10 @@ impl Table {
             _ => None,
         };
         let last = self.position == TagPosition::Last;
+        let visible = self.visible.then(|| self.aliases[index as usize]);
         let tagged = tagged.map(|(tag, key)| {
-            TagEntry::for_type(key, tag, self.name, entry.type_name, last, self.visible)
+            let owner = (self.kind, self.name);
+            TagEntry::for_type(key, tag, owner, entry.type_name, last, visible)
         });
         let serializer = match write_json(serializer, |json| {
             value.__json_subtypes_to_json(match &tagged {
@@ -675,6 +748,23 @@ impl Table {
             None => erased_serde::serialize(value, serializer),
         }
     }
+}
+
+/// A list of tags, as `intern` keeps strings: once per distinct list.
+pub(crate) fn intern_tags(tags: &[Literal]) -> &'static [Literal] {
+    if tags.is_empty() {
+        return &[];
+    }
+    static INTERNED: std::sync::OnceLock<
+        parking_lot::Mutex<std::collections::HashSet<&'static [Literal]>>,
+    > = std::sync::OnceLock::new();
+    let mut set = INTERNED.get_or_init(Default::default).lock();
+    if let Some(found) = set.get(tags) {
+        return found;
+    }
+    let leaked: &'static [Literal] = Box::leak(Box::<[Literal]>::from(tags));
+    set.insert(leaked);
+    leaked
 }
 
 /// Serializers want `&'static str` keys; keys and tags built at run time
@@ -705,6 +795,10 @@ impl Lookup for Table {
 
     fn expected(&self) -> Vec<Literal> {
         self.tags.clone()
+    }
+
+    fn unknown_fix(&self, found: Found<'_>) -> Option<String> {
+        self.register_fix(found)
     }
 }
 

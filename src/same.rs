@@ -48,6 +48,16 @@ type No = Impossible<bool, Declined>;
 /// `tagged/fields.rs`): no sequence or map is what was asked.
 macro_rules! declines_compounds {
     () => {
+        crate::same::declines_compounds!(but_struct);
+        fn serialize_struct(
+            self,
+            _: &'static str,
+            _: usize,
+        ) -> Result<serde::ser::Impossible<bool, crate::same::Declined>, crate::same::Declined> {
+            Err(crate::same::Declined)
+        }
+    };
+    (but_struct) => {
         fn serialize_seq(
             self,
             _: Option<usize>,
@@ -82,13 +92,6 @@ macro_rules! declines_compounds {
         ) -> Result<serde::ser::Impossible<bool, crate::same::Declined>, crate::same::Declined> {
             Err(crate::same::Declined)
         }
-        fn serialize_struct(
-            self,
-            _: &'static str,
-            _: usize,
-        ) -> Result<serde::ser::Impossible<bool, crate::same::Declined>, crate::same::Declined> {
-            Err(crate::same::Declined)
-        }
         fn serialize_struct_variant(
             self,
             _: &'static str,
@@ -102,9 +105,16 @@ macro_rules! declines_compounds {
 }
 pub(crate) use declines_compounds;
 
-/// The methods that never make a scalar: `false`.
+/// The methods that never make a scalar: `false`. `but_struct`: all but
+/// `serialize_struct`, which the caller writes.
 macro_rules! not_scalar {
     () => {
+        not_scalar!(but_struct);
+        fn serialize_struct(self, _: &'static str, _: usize) -> Result<No, Declined> {
+            Err(Declined)
+        }
+    };
+    (but_struct) => {
         fn serialize_f32(self, _: f32) -> Result<bool, Declined> {
             Ok(false)
         }
@@ -132,7 +142,7 @@ macro_rules! not_scalar {
         ) -> Result<bool, Declined> {
             Ok(false)
         }
-        crate::same::declines_compounds!();
+        crate::same::declines_compounds!(but_struct);
     };
 }
 
@@ -236,7 +246,77 @@ impl ValueSide<'_> {
     }
 }
 
-impl Serializer for ValueSide<'_> {
+impl<'t> Serializer for ValueSide<'t> {
+    type Ok = bool;
+    type Error = Declined;
+    type SerializeSeq = No;
+    type SerializeTuple = No;
+    type SerializeTupleStruct = No;
+    type SerializeTupleVariant = No;
+    type SerializeMap = No;
+    type SerializeStruct = Digits<'t>;
+    type SerializeStructVariant = No;
+
+    scalars!(equals);
+    not_scalar!(but_struct);
+
+    /// A `serde_json::Number` under `arbitrary_precision` (a `Value` field
+    /// holding an integer tag) is a struct of its digits.
+    fn serialize_struct(self, name: &'static str, _: usize) -> Result<Digits<'t>, Declined> {
+        if name != NUMBER_TOKEN {
+            return Err(Declined);
+        }
+        Ok(Digits {
+            tag: self.0,
+            same: false,
+        })
+    }
+}
+
+/// serde_json's `arbitrary_precision` writes a `Number` as a struct of this
+/// name with one field of the same name, its digits. Private to serde_json
+/// but stable, and its own `Value` reads it so.
+pub(crate) const NUMBER_TOKEN: &str = "$serde_json::private::Number";
+
+/// The digits of an `arbitrary_precision` number, compared with the tag.
+struct Digits<'t> {
+    tag: Scalar<'t>,
+    same: bool,
+}
+
+impl ser::SerializeStruct for Digits<'_> {
+    type Ok = bool;
+    type Error = Declined;
+
+    fn serialize_field<T: ?Sized + Serialize>(
+        &mut self,
+        _: &'static str,
+        digits: &T,
+    ) -> Result<(), Declined> {
+        self.same = digits.serialize(DigitsSide(self.tag))?;
+        Ok(())
+    }
+
+    fn end(self) -> Result<bool, Declined> {
+        Ok(self.same)
+    }
+}
+
+/// The digits' string, read as the integer the tag reader makes of them.
+struct DigitsSide<'t>(Scalar<'t>);
+
+impl DigitsSide<'_> {
+    fn digits(self, value: Scalar<'_>) -> Result<bool, Declined> {
+        match value {
+            Scalar::Str(digits) => Ok(digits
+                .parse::<i128>()
+                .is_ok_and(|v| self.0 == Scalar::Int(v))),
+            _ => Ok(false),
+        }
+    }
+}
+
+impl Serializer for DigitsSide<'_> {
     type Ok = bool;
     type Error = Declined;
     type SerializeSeq = No;
@@ -247,6 +327,6 @@ impl Serializer for ValueSide<'_> {
     type SerializeStruct = No;
     type SerializeStructVariant = No;
 
-    scalars!(equals);
+    scalars!(digits);
     not_scalar!();
 }

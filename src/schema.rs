@@ -199,6 +199,15 @@ pub fn build<S: VariantParts + ?Sized>(generator: &mut SchemaGenerator) -> Schem
     assemble(S::KEY, S::FIRST_MATCH, parts)
 }
 
+/// `schema` with the doc comment of the enum or trait it describes as its
+/// `description`, where schemars' derive puts a type's doc comment.
+pub fn described(mut schema: Schema, description: Option<&'static str>) -> Schema {
+    if let Some(text) = description {
+        schema.insert("description".to_owned(), Value::from(text));
+    }
+    schema
+}
+
 /// The schema of a registry's table (a trait's, or a profile's): one part
 /// per subtype, in the table's order.
 pub(crate) fn registry_schema(registry: &Table, generator: &mut SchemaGenerator) -> Schema {

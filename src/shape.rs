@@ -23,6 +23,7 @@ use serde::de::{
 use serde::ser::{Serialize, SerializeStructVariant, Serializer};
 
 use crate::rest::Payload;
+use crate::tag::Literal;
 use crate::tagged::{struct_variant, write_unit, TaggedSerializer, Tagging};
 
 /// What serde's derive knows of one struct variant.
@@ -422,7 +423,7 @@ impl<S: Serializer, T: Tagging> TaggedSerializer<S, T> {
         shape: &'static StructShape,
         fields: F,
     ) -> Result<S::Ok, S::Error> {
-        let (tag, visible) = (T::tag(index), T::visible(index));
+        let (tag, visible) = (T::tag(index), T::visible_tags(index));
         write_fields(
             self.into_inner(),
             name,
@@ -445,7 +446,7 @@ fn write_fields<S: Serializer, G: Serialize, F: FieldRefs>(
     variant: &'static str,
     key: &'static str,
     tag: Option<G>,
-    visible: bool,
+    visible: Option<&'static [Literal]>,
     shape: &'static StructShape,
     fields: F,
 ) -> Result<S::Ok, S::Error> {

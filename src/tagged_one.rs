@@ -203,10 +203,11 @@ where
         };
     }
     let Some(expected) = registry.subtype_by_type(wanted) else {
+        let type_name = short_type_name::<C>();
         return Err(format!(
-            "cannot read {}: it is not a subtype of {}",
-            short_type_name::<C>(),
-            registry.name()
+            "cannot read {type_name}: it is not a subtype of {}; {}",
+            registry.name(),
+            registry.how_to_register(&type_name, "read")
         ));
     };
     let expected_name = expected.type_name;
@@ -267,8 +268,6 @@ fn json_text<V: Serialize + ?Sized>(value: &V) -> String {
     serde_json::to_string(value).unwrap_or_else(|_| "?".to_owned())
 }
 
-fn short_type_name<C: ?Sized>() -> &'static str {
-    let full = core::any::type_name::<C>();
-    let head = full.split('<').next().unwrap_or(full);
-    &full[head.rfind("::").map_or(0, |i| i + 2)..]
+fn short_type_name<C: ?Sized>() -> String {
+    crate::names::short_of::<C>()
 }

@@ -538,7 +538,7 @@ fn payload_field_named_like_the_tag_is_an_error_not_a_duplicate_key() {
     let err = serde_json::to_string(&Collides::Sneaky(Sneaky { kind: "x".into() })).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "cannot serialize Collides::Sneaky: its field `type` has the name of the tag"
+        "cannot serialize Collides::Sneaky: its field `type` has the name of the tag; add `visible` to Collides's `#[json_subtypes(tag = \"type\")]` so that the field is the tag"
     );
 }
 

@@ -267,7 +267,7 @@ fn presence_mode_errors(#[case] second: &str, #[case] path: &str, #[case] messag
 #[case::unknown_tag(
     r#"{"shape":"hexagon"}"#,
     "shapes[1].shape",
-    r#"unknown subtype tag "hexagon", expected "circle" at line 1 column 54"#
+    r#"unknown subtype tag "hexagon", expected "circle"; to read a type under this tag, put `#[json_subtypes(name = "hexagon")]` on its `impl Shape`, or read it with a `Profile` that registers it at line 1 column 54"#
 )]
 fn trait_object_errors(#[case] second: &str, #[case] path: &str, #[case] message: &str) {
     let text = format!(r#"{{"shapes":[{{"shape":"circle","r":1}},{second}]}}"#);
@@ -289,7 +289,7 @@ fn trait_object_errors(#[case] second: &str, #[case] path: &str, #[case] message
 #[case::unknown_tag(
     r#"{"kind":3}"#,
     "shapes[1].kind",
-    r#"unknown subtype tag 3, expected one of "round", 2 at line 1 column 43"#
+    r#"unknown subtype tag 3, expected one of "round", 2; to read a type under this tag, register it on the profile's builder with `.subtype::<T>(3)` at line 1 column 43"#
 )]
 #[case::registry_key_means_nothing_here(
     r#"{"shape":"circle","r":1}"#,
@@ -317,7 +317,7 @@ fn profile_errors_in_a_scope(#[case] second: &str, #[case] path: &str, #[case] m
 #[case::unknown_tag(
     r#"{"kind":3}"#,
     "kind",
-    r#"unknown subtype tag 3, expected one of "round", 2 at line 1 column 9"#
+    r#"unknown subtype tag 3, expected one of "round", 2; to read a type under this tag, register it on the profile's builder with `.subtype::<T>(3)` at line 1 column 9"#
 )]
 fn profile_deserialize_with_a_tracker(
     #[case] text: &str,

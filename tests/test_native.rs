@@ -258,7 +258,7 @@ fn every_reader_and_writer_gives_the_same_value(#[case] text: &str, #[case] writ
 )]
 #[case::unknown_tag_in_sequence_form(
     r#"[1]"#,
-    "unknown subtype tag 1, expected one of 7, true, \"leaf\", \"probe\" at line 1 column 2"
+    "unknown subtype tag 1, expected one of 7, true, \"leaf\", \"probe\"; to read a type under this tag, put `#[json_subtypes(name = 1)]` on its `impl Node`, or read it with a `Profile` that registers it at line 1 column 2"
 )]
 fn every_reader_gives_the_same_error(#[case] text: &str, #[case] message: &str) {
     for input in INPUTS {

@@ -169,7 +169,7 @@ fn writing_an_unknown_type_names_it() {
     let err = p.to_string(&Circle { r: 1.0 }).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "cannot serialize test_profile::Circle: its type is not a registered subtype of profile of dyn Shape"
+        "cannot serialize Circle: its type is not a registered subtype of profile of dyn Shape; register it on the profile's builder with `.subtype::<Circle>(...)`"
     );
 }
 
@@ -184,7 +184,31 @@ fn writing_an_unknown_type_names_it() {
 )]
 #[case::type_under_two_written_tags(
     Profile::<dyn Shape>::builder().tag("kind").subtype::<Circle>("c").subtype::<Circle>("round").build(),
-    r#"cannot build the profile: subtype::<Circle>("round"): Circle is already registered as "c", and a written tag must be one; use TagPosition::Omit for read-only aliases"#
+    r#"cannot build the profile: subtype::<Circle>("round"): Circle is already registered as "c", and only one tag is written; add the others with `.alias::<Circle>("round")`"#
+)]
+#[case::alias_of_an_unregistered_type(
+    Profile::<dyn Shape>::builder().tag("kind").subtype::<Circle>("c").alias::<Square>("sq").build(),
+    r#"cannot build the profile: alias::<Square>("sq"): Square has no tag of its own to add an alias to; register it with `.subtype::<Square>(...)`"#
+)]
+#[case::alias_of_a_fallback(
+    Profile::<dyn Shape>::builder().tag("kind").subtype::<Circle>("c").fallback::<UnknownShape>().alias::<UnknownShape>("u").build(),
+    r#"cannot build the profile: alias::<UnknownShape>("u"): UnknownShape has no tag of its own to add an alias to; register it with `.subtype::<UnknownShape>(...)`"#
+)]
+#[case::alias_that_is_the_types_tag(
+    Profile::<dyn Shape>::builder().tag("kind").subtype::<Circle>("c").alias::<Circle>("c").build(),
+    r#"cannot build the profile: alias::<Circle>("c"): "c" is already a tag of Circle"#
+)]
+#[case::alias_given_twice(
+    Profile::<dyn Shape>::builder().tag("kind").subtype::<Circle>("c").alias::<Circle>(2).alias::<Circle>(2).build(),
+    "cannot build the profile: alias::<Circle>(2): 2 is already a tag of Circle"
+)]
+#[case::alias_that_is_another_types_tag(
+    Profile::<dyn Shape>::builder().tag("kind").subtype::<Circle>("c").subtype::<Square>("s").alias::<Circle>("s").build(),
+    r#"cannot build the profile: alias::<Circle>("s"): the tag "s" is already used by Square"#
+)]
+#[case::alias_that_is_another_types_alias(
+    Profile::<dyn Shape>::builder().tag("kind").subtype::<Circle>("c").subtype::<Square>("s").alias::<Square>(true).alias::<Circle>(true).build(),
+    "cannot build the profile: alias::<Circle>(true): the tag true is already used by Square"
 )]
 #[case::two_fallbacks(
     Profile::<dyn Shape>::builder().tag("kind").fallback::<UnknownShape>().fallback::<Line>().build(),
@@ -213,6 +237,75 @@ fn build_refuses_what_it_cannot_honour(
     let err = built.unwrap_err();
     assert_eq!(err.to_string(), message);
     let _: &dyn std::error::Error = &err;
+}
+
+fn with_aliases(position: TagPosition) -> Profile<dyn Shape> {
+    // The calls' order does not matter: `alias` may come first.
+    Profile::<dyn Shape>::builder()
+        .tag("kind")
+        .alias::<Circle>("round")
+        .subtype::<Circle>("circle")
+        .alias::<Circle>(7)
+        .subtype::<Square>("square")
+        .alias::<Square>(false)
+        .tag_position(position)
+        .build()
+        .unwrap()
+}
+
+#[rstest]
+#[case::first_tag(r#"{"kind":"circle","r":1.0}"#, r#"{"kind":"circle","r":1.0}"#)]
+#[case::string_alias(r#"{"kind":"round","r":1.0}"#, r#"{"kind":"circle","r":1.0}"#)]
+#[case::int_alias_last(r#"{"r":1.0,"kind":7}"#, r#"{"kind":"circle","r":1.0}"#)]
+#[case::bool_alias(r#"{"kind":false,"side":2.0}"#, r#"{"kind":"square","side":2.0}"#)]
+fn aliases_are_read_and_the_first_tag_is_written(#[case] text: &str, #[case] written: &str) {
+    let p = with_aliases(TagPosition::First);
+    let shape = p.from_str(text).unwrap();
+    assert_eq!(p.to_string(&*shape).unwrap(), written);
+    let back = p.from_str(written).unwrap();
+    assert_eq!(p.to_string(&*back).unwrap(), written);
+    // Through a `Value`, the erased reader and writer.
+    let tree = serde_json::to_value(p.serializable(&*shape)).unwrap();
+    assert_eq!(tree.to_string(), written);
+    assert_eq!(
+        p.to_string(&*p.deserialize(tree).unwrap()).unwrap(),
+        written
+    );
+    // The tag last reads back too.
+    let last = with_aliases(TagPosition::Last);
+    let text = last.to_string(&*last.from_str(text).unwrap()).unwrap();
+    assert_eq!(
+        last.to_string(&*last.from_str(&text).unwrap()).unwrap(),
+        text
+    );
+}
+
+#[test]
+fn unknown_tags_list_the_aliases() {
+    let err = with_aliases(TagPosition::First)
+        .from_str(r#"{"kind":"disc"}"#)
+        .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        r#"unknown subtype tag "disc", expected one of "circle", "round", 7, "square", false; to read a type under this tag, register it on the profile's builder with `.subtype::<T>("disc")` at line 1 column 14"#
+    );
+}
+
+#[test]
+fn an_alias_adds_to_the_tags_from_the_registry() {
+    let p = Profile::<dyn Shape>::builder_from_registry()
+        .alias::<Circle>("disc")
+        .build()
+        .unwrap();
+    let shape = p.from_str(r#"{"type":"disc","r":1.0}"#).unwrap();
+    assert_eq!(
+        p.to_string(&*shape).unwrap(),
+        r#"{"type":"circle","r":1.0}"#
+    );
+    assert_eq!(
+        p.from_str(r#"{"type":"circle","r":1.0}"#).unwrap().area(),
+        3.0
+    );
 }
 
 #[test]

@@ -153,7 +153,7 @@ fn external_reads_writes_and_reads_back(
 #[rstest]
 #[case::unknown_tag(
     r#"{"Hexagon":{"sides":6}}"#,
-    r#"unknown subtype tag "Hexagon", expected one of "Circle", "Point", "square", "sq" at line 1 column 10"#
+    r#"unknown subtype tag "Hexagon", expected one of "Circle", "Point", "square", "sq"; to read a type under this tag, put `#[json_subtypes(name = "Hexagon")]` on its `impl Shape`, or read it with a `Profile` that registers it at line 1 column 10"#
 )]
 #[case::empty(
     "{}",
@@ -228,7 +228,7 @@ fn external_integer_tag_unknown() {
     let err = serde_json::from_str::<Box<dyn Code>>(r#"{"3":{}}"#).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "unknown subtype tag 3, expected one of 1, 2 at line 1 column 3"
+        "unknown subtype tag 3, expected one of 1, 2; to read a type under this tag, put `#[json_subtypes(name = 3)]` on its `impl Code`, or read it with a `Profile` that registers it at line 1 column 3"
     );
 }
 
@@ -270,7 +270,7 @@ fn adjacent_writes(#[case] value: Box<dyn Figure>, #[case] text: &str) {
 #[rstest]
 #[case::unknown_tag(
     r#"{"type":"Hexagon","value":{}}"#,
-    r#"unknown subtype tag "Hexagon", expected one of "Circle", "Point", "square", "sq" at line 1 column 17"#
+    r#"unknown subtype tag "Hexagon", expected one of "Circle", "Point", "square", "sq"; to read a type under this tag, put `#[json_subtypes(name = "Hexagon")]` on its `impl Figure`, or read it with a `Profile` that registers it at line 1 column 17"#
 )]
 #[case::missing_tag(r#"{"value":{"r":1.0}}"#, "missing field `type` at line 1 column 19")]
 #[case::empty("{}", "missing field `type` at line 1 column 2")]
@@ -638,7 +638,7 @@ fn binary_unknown_tag_is_an_error() {
     let err = bincode::deserialize::<Box<dyn Message>>(&bytes).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "unknown subtype tag \"Hexagon\", expected one of \"Batch\", \"Circle\", \"Point\", \"square\", \"sq\""
+        "unknown subtype tag \"Hexagon\", expected one of \"Batch\", \"Circle\", \"Point\", \"square\", \"sq\"; to read a type under this tag, put `#[json_subtypes(name = \"Hexagon\")]` on its `impl Message`, or read it with a `Profile` that registers it"
     );
 }
 

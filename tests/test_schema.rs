@@ -64,6 +64,9 @@ struct Cat {
     lives_left: u8,
 }
 
+/// An animal.
+///
+/// Told apart by its `type`.
 #[json_subtypes(tag = "type")]
 #[derive(Debug, Clone, PartialEq)]
 enum Animal {
@@ -105,6 +108,11 @@ fn animals() -> Vec<Animal> {
 #[test]
 fn string_tags_pin_the_key_parts() {
     let schema = schema_of::<Animal>();
+    // The enum's doc comment, as schemars' derive gives serde's enums.
+    assert_eq!(
+        schema["description"],
+        "An animal.\n\nTold apart by its `type`."
+    );
     let branches = one_of(&schema);
     assert_eq!(branches.len(), 4);
     let tags: Vec<Value> = branches.iter().map(|b| tag_of(b, "type")).collect();
@@ -756,4 +764,37 @@ fn skipped_variants_leave_their_contract() {
     assert_eq!(tags(&written), [json!("Both"), json!("WriteOnly")]);
     let value = serde_json::to_value(Sided::WriteOnly { b: 1 }).unwrap();
     assert!(validator(&written)(&value), "{value}");
+}
+
+/// Variants behind `cfg` and attributes behind `cfg_attr` are in the
+/// schema exactly when their predicate holds (`all()` holds, `any()` not).
+#[json_subtypes(tag = "type")]
+enum Gated {
+    #[cfg_attr(all(), json_subtypes(name = "a"))]
+    A {
+        #[cfg_attr(all(), serde(rename = "x"))]
+        a: u8,
+        #[cfg(any())]
+        debug: u8,
+    },
+    #[cfg(any())]
+    B { b: u8 },
+    #[cfg_attr(any(), json_subtypes(name = "never"))]
+    C,
+}
+
+#[test]
+fn gated_variants_and_fields_follow_their_predicates() {
+    let schema = schema_of::<Gated>();
+    assert_eq!(
+        schema["description"],
+        "Variants behind `cfg` and attributes behind `cfg_attr` are in the\nschema exactly when their predicate holds (`all()` holds, `any()` not)."
+    );
+    let branches = one_of(&schema);
+    let tags: Vec<Value> = branches.iter().map(|b| tag_of(b, "type")).collect();
+    assert_eq!(tags, [json!("a"), json!("C")]);
+    assert_eq!(branches[0]["required"], json!(["type", "x"]));
+    let valid = validator(&schema);
+    assert!(valid(&json!({"type": "a", "x": 1})));
+    assert!(!valid(&json!({"type": "B", "b": 1})));
 }

@@ -36,6 +36,7 @@ fn one_of(schema: &Value) -> &Vec<Value> {
 // ---------------------------------------------------------------------------
 // String tags, an alias and a fallback.
 
+/// A shape, told apart by its `type`.
 #[json_subtypes(tag = "type", schema)]
 trait Shape {
     fn area(&self) -> f64;
@@ -79,6 +80,8 @@ impl Shape for OtherShape {
 #[test]
 fn trait_objects_get_one_of_their_registered_subtypes() {
     let schema = schema_of::<dyn Shape>();
+    // The trait's doc comment, as schemars' derive gives a type's.
+    assert_eq!(schema["description"], "A shape, told apart by its `type`.");
     let branches = one_of(&schema);
     assert_eq!(branches.len(), 3);
     // Registrations in type-name order, the fallback last.

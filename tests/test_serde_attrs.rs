@@ -138,6 +138,70 @@ fn field_renames_apply_to_struct_variants(
     assert_eq!(serde_json::from_str::<Move>(tag_last).unwrap(), value);
 }
 
+/// The same key given where `rename_all` goes, beside the tag's own
+/// options: the same meaning as `#[serde(rename_all_fields)]`.
+#[json_subtypes(
+    tag = "type",
+    rename_all = "snake_case",
+    rename_all_fields = "camelCase"
+)]
+#[derive(Debug, PartialEq)]
+enum Stride {
+    QuickWalk {
+        step_count: u32,
+        top_speed: u8,
+    },
+    #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+    Swim {
+        lap_count: u32,
+    },
+    /// A newtype payload keeps its own names.
+    Plain(Plain),
+}
+
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+struct Plain {
+    step_count: u32,
+}
+
+#[rstest]
+#[case::rename_all_fields(
+    Stride::QuickWalk { step_count: 3, top_speed: 7 },
+    r#"{"type":"quick_walk","stepCount":3,"topSpeed":7}"#,
+    r#"{"stepCount":3,"topSpeed":7,"type":"quick_walk"}"#
+)]
+#[case::variant_rename_all_wins(
+    Stride::Swim { lap_count: 2 },
+    r#"{"type":"swim","LAP_COUNT":2}"#,
+    r#"{"LAP_COUNT":2,"type":"swim"}"#
+)]
+#[case::newtype_payload(
+    Stride::Plain(Plain { step_count: 1 }),
+    r#"{"type":"plain","step_count":1}"#,
+    r#"{"step_count":1,"type":"plain"}"#
+)]
+fn rename_all_fields_in_json_subtypes_is_serdes(
+    #[case] value: Stride,
+    #[case] written: &str,
+    #[case] tag_last: &str,
+) {
+    assert_eq!(serde_json::to_string(&value).unwrap(), written);
+    assert_eq!(serde_json::from_str::<Stride>(written).unwrap(), value);
+    assert_eq!(serde_json::from_str::<Stride>(tag_last).unwrap(), value);
+    let tree = serde_json::to_value(&value).unwrap();
+    assert_eq!(serde_json::from_value::<Stride>(tree).unwrap(), value);
+}
+
+#[test]
+fn rename_all_fields_in_json_subtypes_names_the_fields_read() {
+    let err =
+        serde_json::from_str::<Stride>(r#"{"type":"quick_walk","step_count":3}"#).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "missing field `stepCount` at line 1 column 36"
+    );
+}
+
 #[test]
 fn field_renames_are_the_names_read() {
     let err = serde_json::from_str::<Move>(r#"{"type":"Walk","step_count":3}"#).unwrap_err();

@@ -149,12 +149,12 @@ fn a_scoped_profile_decides_the_tag() {
             .unwrap_err();
         assert_eq!(
             err.to_string(),
-            "cannot read Circle: it is not a subtype of profile of dyn Shape"
+            "cannot read Circle: it is not a subtype of profile of dyn Shape; register it on the profile's builder with `.subtype::<Circle>(...)`"
         );
         let err = serde_json::to_string(&Tagged::new(&Circle { r: 1.0 })).unwrap_err();
         assert_eq!(
             err.to_string(),
-            "cannot serialize test_tagged_one::Circle: its type is not a registered subtype of profile of dyn Shape"
+            "cannot serialize Circle: its type is not a registered subtype of profile of dyn Shape; register it on the profile's builder with `.subtype::<Circle>(...)`"
         );
     });
 }

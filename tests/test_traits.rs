@@ -150,20 +150,112 @@ fn inside_derived_types() {
     assert_eq!(serde_json::to_string(&drawing).unwrap(), text);
 }
 
-#[test]
-fn unregistered_types_are_an_error_on_write() {
-    #[derive(Debug, Serialize)]
-    struct Blob;
-    impl Shape for Blob {
-        fn area(&self) -> f64 {
-            1.0
+// An impl without `#[json_subtypes]` is legal (a profile may register it),
+// so the registry meets it only at run time: the messages name both fixes,
+// with the type's own name.
+
+/// No fallback: an unknown tag is an error.
+#[json_subtypes(tag = "type")]
+trait Panel: std::fmt::Debug {
+    fn width(&self) -> u8;
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Frame {
+    width: u8,
+}
+
+#[json_subtypes(name = "frame", alias = 7)]
+impl Panel for Frame {
+    fn width(&self) -> u8 {
+        self.width
+    }
+}
+
+mod panels {
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Debug, Serialize, Deserialize)]
+    pub struct Blob {
+        pub width: u8,
+    }
+
+    impl super::Panel for Blob {
+        fn width(&self) -> u8 {
+            self.width
         }
     }
-    let blob: Box<dyn Shape> = Box::new(Blob);
-    let err = serde_json::to_string(&blob).unwrap_err();
+
+    /// Generic: its name's parameters lose their modules too.
+    #[derive(Debug, Serialize, Deserialize)]
+    pub struct Tile<T>(pub T);
+
+    impl super::Panel for Tile<Blob> {
+        fn width(&self) -> u8 {
+            self.0.width
+        }
+    }
+}
+
+#[rstest]
+#[case::plain(
+    Box::new(panels::Blob { width: 1 }),
+    "cannot serialize Blob: its type is not a registered subtype of dyn Panel; put `#[json_subtypes(name = ...)]` on `impl Panel for Blob`, or write it with a `Profile` that registers it"
+)]
+#[case::generic(
+    Box::new(panels::Tile(panels::Blob { width: 1 })),
+    "cannot serialize Tile<Blob>: its type is not a registered subtype of dyn Panel; put `#[json_subtypes(name = ...)]` on `impl Panel for Tile<Blob>`, or write it with a `Profile` that registers it"
+)]
+fn an_unregistered_impl_names_both_fixes_on_write(
+    #[case] panel: Box<dyn Panel>,
+    #[case] message: &str,
+) {
     assert_eq!(
-        err.to_string(),
-        "cannot serialize test_traits::unregistered_types_are_an_error_on_write::Blob: its type is not a registered subtype of dyn Shape"
+        serde_json::to_string(&panel).unwrap_err().to_string(),
+        message
+    );
+    // The erased writer says the same.
+    assert_eq!(
+        serde_json::to_value(&panel).unwrap_err().to_string(),
+        message
+    );
+}
+
+#[rstest]
+#[case::string_tag(
+    r#"{"type":"Blob","width":1}"#,
+    r#"unknown subtype tag "Blob", expected one of "frame", 7; to read a type under this tag, put `#[json_subtypes(name = "Blob")]` on its `impl Panel`, or read it with a `Profile` that registers it at line 1 column 14"#
+)]
+#[case::int_tag_last(
+    r#"{"width":1,"type":5}"#,
+    r#"unknown subtype tag 5, expected one of "frame", 7; to read a type under this tag, put `#[json_subtypes(name = 5)]` on its `impl Panel`, or read it with a `Profile` that registers it at line 1 column 19"#
+)]
+#[case::not_a_tag(
+    r#"{"type":1.5,"width":1}"#,
+    r#"unknown subtype tag 1.5, expected one of "frame", 7 at line 1 column 11"#
+)]
+fn an_unknown_tag_names_both_fixes_on_read(#[case] text: &str, #[case] message: &str) {
+    let err = serde_json::from_str::<Box<dyn Panel>>(text).unwrap_err();
+    assert_eq!(err.to_string(), message);
+    // The erased reader (a `Value`) says the same, without a position.
+    let tree: serde_json::Value = serde_json::from_str(text).unwrap();
+    let err = serde_json::from_value::<Box<dyn Panel>>(tree).unwrap_err();
+    assert_eq!(err.to_string(), message.split(" at line").next().unwrap());
+}
+
+/// Either fix works: a profile that registers the impl reads and writes it.
+#[test]
+fn a_profile_registers_an_impl_without_the_attribute() {
+    let profile = json_subtypes::Profile::<dyn Panel>::builder_from_registry()
+        .subtype::<panels::Blob>("Blob")
+        .build()
+        .unwrap();
+    let text = r#"{"type":"Blob","width":1}"#;
+    let blob = profile.from_str(text).unwrap();
+    assert_eq!(profile.to_string(&*blob).unwrap(), text);
+    assert_eq!(
+        profile.from_str(r#"{"type":7,"width":2}"#).unwrap().width(),
+        2
     );
 }
 
@@ -205,7 +297,7 @@ fn unknown_tag_lists_the_registered_ones() {
     let err = serde_json::from_str::<Box<dyn Plugin>>(r#"{"plugin":"nope"}"#).unwrap_err();
     assert_eq!(
         err.to_string(),
-        r#"unknown subtype tag "nope", expected one of 2, "echo", "shout" at line 1 column 16"#
+        r#"unknown subtype tag "nope", expected one of 2, "echo", "shout"; to read a type under this tag, put `#[json_subtypes(name = "nope")]` on its `impl Plugin`, or read it with a `Profile` that registers it at line 1 column 16"#
     );
 }
 

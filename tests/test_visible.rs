@@ -198,7 +198,7 @@ fn without_visible_a_payload_field_named_like_the_tag_stays_an_error() {
     .unwrap_err();
     assert_eq!(
         err.to_string(),
-        "cannot serialize Plain::D: its field `type` has the name of the tag"
+        "cannot serialize Plain::D: its field `type` has the name of the tag; add `visible` to Plain's `#[json_subtypes(tag = \"type\")]` so that the field is the tag"
     );
 }
 
@@ -295,7 +295,7 @@ fn a_profile_says_visible_with_its_builder() {
     };
     assert_eq!(
         hidden.to_string(&button).unwrap_err().to_string(),
-        "cannot serialize Button as a subtype of profile of dyn Widget: its field `type` has the name of the tag"
+        "cannot serialize Button as a subtype of profile of dyn Widget: its field `type` has the name of the tag; call `.visible(true)` on the profile's builder so that the field is the tag"
     );
     // `builder_from_registry` keeps the trait's `visible`.
     let kept = json_subtypes::Profile::<dyn Widget>::builder_from_registry()
@@ -406,6 +406,19 @@ enum Hidden {
     D(Dee),
 }
 
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+enum Kind {
+    D,
+}
+
+/// `visible` needs literal tags: its error names no fix it cannot take.
+#[json_subtypes(tag = "type", tag_type = Kind)]
+#[derive(Debug)]
+enum Typed {
+    #[json_subtypes(name = Kind::D)]
+    D(Dee),
+}
+
 fn button(tag: &str) -> Button {
     Button {
         size: 1,
@@ -434,7 +447,11 @@ fn visible_widgets() -> json_subtypes::Profile<dyn Widget> {
 #[rstest]
 #[case::enum_field_named_like_the_tag(
     || serde_json::to_string(&Hidden::D(Dee { d: 1, kind: "D".into() })),
-    "cannot serialize Hidden::D: its field `type` has the name of the tag"
+    "cannot serialize Hidden::D: its field `type` has the name of the tag; add `visible` to Hidden's `#[json_subtypes(tag = \"type\")]` so that the field is the tag"
+)]
+#[case::typed_enum_field_named_like_the_tag(
+    || serde_json::to_string(&Typed::D(Dee { d: 1, kind: "D".into() })),
+    "cannot serialize Typed::D: its field `type` has the name of the tag"
 )]
 #[case::enum_field_that_disagrees(
     || serde_json::to_string(&dee("X")),
@@ -446,7 +463,7 @@ fn visible_widgets() -> json_subtypes::Profile<dyn Widget> {
 )]
 #[case::trait_field_named_like_the_tag(
     || serde_json::to_string(&button("button") as &dyn Gadget),
-    "cannot serialize Button as a subtype of dyn Gadget: its field `type` has the name of the tag"
+    "cannot serialize Button as a subtype of dyn Gadget: its field `type` has the name of the tag; add `visible` to the trait's `#[json_subtypes(tag = \"type\")]` so that the field is the tag"
 )]
 #[case::trait_field_that_disagrees(
     || serde_json::to_string(&button("label") as &dyn Widget),
@@ -458,7 +475,7 @@ fn visible_widgets() -> json_subtypes::Profile<dyn Widget> {
 )]
 #[case::profile_field_named_like_the_tag(
     || gadgets().to_string(&button("big")),
-    "cannot serialize Button as a subtype of profile of dyn Gadget: its field `type` has the name of the tag"
+    "cannot serialize Button as a subtype of profile of dyn Gadget: its field `type` has the name of the tag; call `.visible(true)` on the profile's builder so that the field is the tag"
 )]
 #[case::profile_field_that_disagrees(
     || visible_widgets().to_string(&button("small")),
@@ -473,4 +490,312 @@ fn write_errors_name_the_enum_the_trait_object_or_the_profile(
     #[case] message: &str,
 ) {
     assert_eq!(write().unwrap_err().to_string(), message);
+}
+
+// Aliases: a visible field holds whichever of its variant's tags was read,
+// the first or an alias. It is the user's data and reads back to the same
+// variant, so it is written as it is.
+
+#[json_subtypes(tag = "version", visible)]
+#[derive(Debug, Clone, PartialEq)]
+enum Doc {
+    #[json_subtypes(name = 1)]
+    One { version: u32, title: String },
+    #[json_subtypes(name = 2, alias = 20, alias = 21)]
+    Two { version: u32, title: String },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Disc {
+    r#type: String,
+    r: u8,
+}
+
+#[json_subtypes(tag = "type", visible)]
+#[derive(Debug, Clone, PartialEq)]
+enum Round {
+    #[json_subtypes(name = "circle", alias = "round")]
+    Circle { r#type: String, r: u8 },
+    #[json_subtypes(name = "disc", alias = "disk")]
+    Disc(Disc),
+    /// No field named like the tag: the first tag is written.
+    #[json_subtypes(alias = "sq")]
+    Square { side: u8 },
+}
+
+fn doc(version: u32) -> Doc {
+    Doc::Two {
+        version,
+        title: "t".into(),
+    }
+}
+
+fn round(tag: &str) -> Round {
+    Round::Circle {
+        r#type: tag.into(),
+        r: 1,
+    }
+}
+
+fn disc(tag: &str) -> Round {
+    Round::Disc(Disc {
+        r#type: tag.into(),
+        r: 2,
+    })
+}
+
+#[rstest]
+#[case::int_alias_first(
+    r#"{"version":20,"title":"t"}"#,
+    doc(20),
+    r#"{"version":20,"title":"t"}"#
+)]
+#[case::int_alias_last(
+    r#"{"title":"t","version":21}"#,
+    doc(21),
+    r#"{"version":21,"title":"t"}"#
+)]
+#[case::int_first_tag(r#"{"title":"t","version":2}"#, doc(2), r#"{"version":2,"title":"t"}"#)]
+fn an_integer_alias_read_is_written_as_it_is(
+    #[case] text: &str,
+    #[case] expected: Doc,
+    #[case] written: &str,
+) {
+    let value: Doc = serde_json::from_str(text).unwrap();
+    assert_eq!(value, expected);
+    assert_eq!(serde_json::to_string(&value).unwrap(), written);
+    assert_eq!(serde_json::from_str::<Doc>(written).unwrap(), value);
+    let tree = serde_json::to_value(&value).unwrap();
+    assert_eq!(serde_json::from_value::<Doc>(tree).unwrap(), value);
+}
+
+#[rstest]
+#[case::struct_alias_first(
+    r#"{"type":"round","r":1}"#,
+    round("round"),
+    r#"{"type":"round","r":1}"#
+)]
+#[case::struct_alias_last(
+    r#"{"r":1,"type":"round"}"#,
+    round("round"),
+    r#"{"type":"round","r":1}"#
+)]
+#[case::newtype_alias_first(r#"{"type":"disk","r":2}"#, disc("disk"), r#"{"type":"disk","r":2}"#)]
+#[case::newtype_alias_last(r#"{"r":2,"type":"disk"}"#, disc("disk"), r#"{"type":"disk","r":2}"#)]
+#[case::newtype_first_tag(r#"{"r":2,"type":"disc"}"#, disc("disc"), r#"{"type":"disc","r":2}"#)]
+#[case::without_the_field(r#"{"side":3,"type":"sq"}"#, Round::Square { side: 3 }, r#"{"type":"Square","side":3}"#)]
+fn a_string_alias_read_is_written_as_it_is(
+    #[case] text: &str,
+    #[case] expected: Round,
+    #[case] written: &str,
+) {
+    let value: Round = serde_json::from_str(text).unwrap();
+    assert_eq!(value, expected);
+    assert_eq!(serde_json::to_string(&value).unwrap(), written);
+    assert_eq!(serde_json::from_str::<Round>(written).unwrap(), value);
+    let tree = serde_json::to_value(&value).unwrap();
+    assert_eq!(serde_json::from_value::<Round>(tree).unwrap(), value);
+}
+
+#[rstest]
+#[case::int_aliases(
+    serde_json::to_string(&doc(1)),
+    "cannot serialize Doc::Two: its field `version` is 1, but its tag is 2 or one of its aliases 20, 21"
+)]
+#[case::string_alias(
+    serde_json::to_string(&round("disc")),
+    r#"cannot serialize Round::Circle: its field `type` is "disc", but its tag is "circle" or its alias "round""#
+)]
+#[case::newtype_alias(
+    serde_json::to_string(&disc("round")),
+    r#"cannot serialize Round::Disc: its field `type` is "round", but its tag is "disc" or its alias "disk""#
+)]
+fn a_field_holding_no_tag_of_its_variant_is_an_error_on_write(
+    #[case] out: serde_json::Result<String>,
+    #[case] message: &str,
+) {
+    assert_eq!(out.unwrap_err().to_string(), message);
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Slider {
+    r#type: String,
+    size: u8,
+}
+
+#[json_subtypes(name = "slider", alias = "range")]
+impl Widget for Slider {
+    fn size(&self) -> u8 {
+        self.size
+    }
+}
+
+fn large_widgets() -> json_subtypes::Profile<dyn Widget> {
+    json_subtypes::Profile::<dyn Widget>::builder()
+        .tag("type")
+        .subtype::<Button>("big")
+        .alias::<Button>("large")
+        .visible(true)
+        .build()
+        .unwrap()
+}
+
+#[rstest]
+#[case::alias_first(r#"{"type":"range","size":1}"#, r#"{"type":"range","size":1}"#)]
+#[case::alias_last(r#"{"size":1,"type":"range"}"#, r#"{"type":"range","size":1}"#)]
+#[case::first_tag(r#"{"size":1,"type":"slider"}"#, r#"{"type":"slider","size":1}"#)]
+fn a_trait_writes_an_alias_its_field_holds(#[case] text: &str, #[case] written: &str) {
+    let widget: Box<dyn Widget> = serde_json::from_str(text).unwrap();
+    assert_eq!(serde_json::to_string(&widget).unwrap(), written);
+    // The erased writer and reader (a `Value`) do the same.
+    let tree = serde_json::to_value(&widget).unwrap();
+    assert_eq!(tree.to_string(), written);
+    let back: Box<dyn Widget> = serde_json::from_value(tree).unwrap();
+    assert_eq!(serde_json::to_string(&back).unwrap(), written);
+}
+
+#[rstest]
+#[case::alias(r#"{"type":"large","size":3}"#, r#"{"size":3,"type":"large"}"#)]
+#[case::alias_last(r#"{"size":3,"type":"large"}"#, r#"{"size":3,"type":"large"}"#)]
+#[case::first_tag(r#"{"size":3,"type":"big"}"#, r#"{"size":3,"type":"big"}"#)]
+fn a_profile_writes_an_alias_its_field_holds(#[case] text: &str, #[case] written: &str) {
+    let profile = large_widgets();
+    let widget = profile.from_str(text).unwrap();
+    assert_eq!(profile.to_string(&*widget).unwrap(), written);
+    let tree = serde_json::to_value(profile.serializable(&*widget)).unwrap();
+    assert_eq!(tree.to_string(), written);
+    let back = profile.deserialize(tree).unwrap();
+    assert_eq!(profile.to_string(&*back).unwrap(), written);
+}
+
+#[rstest]
+#[case::trait_alias(
+    || serde_json::to_string(&Slider { r#type: "big".into(), size: 1 } as &dyn Widget),
+    r#"cannot serialize Slider as a subtype of dyn Widget: its field `type` is "big", but its tag is "slider" or its alias "range""#
+)]
+#[case::profile_alias(
+    || large_widgets().to_string(&button("range")),
+    r#"cannot serialize Button as a subtype of profile of dyn Widget: its field `type` is "range", but its tag is "big" or its alias "large""#
+)]
+fn trait_and_profile_fields_are_checked_against_every_tag(
+    #[case] write: fn() -> serde_json::Result<String>,
+    #[case] message: &str,
+) {
+    assert_eq!(write().unwrap_err().to_string(), message);
+}
+
+// The typetag habit: a payload with a field of its own named like the tag,
+// under a tag that is not `visible`. Every message names `visible`.
+
+#[json_subtypes(tag = "type")]
+trait Figure {
+    fn area(&self) -> f64;
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Circle {
+    r#type: String,
+    r: f64,
+}
+
+#[json_subtypes(name = "circle")]
+impl Figure for Circle {
+    fn area(&self) -> f64 {
+        3.0 * self.r * self.r
+    }
+}
+
+const NOT_RECEIVED: &str = "missing field `type` in Circle: its own field named like the tag does not receive the tag; add `visible` to the `#[json_subtypes(tag = \"type\")]` that declares the tag, or call `.visible(true)` on the profile's builder";
+
+fn figures() -> json_subtypes::Profile<dyn Figure> {
+    json_subtypes::Profile::<dyn Figure>::builder_from_registry()
+        .build()
+        .unwrap()
+}
+
+#[rstest]
+#[case::tag_first(
+    || serde_json::from_str::<Box<dyn Figure>>(r#"{"type":"circle","r":1}"#).map(|_| ()),
+    format!("{NOT_RECEIVED} at line 1 column 23")
+)]
+#[case::tag_last(
+    || serde_json::from_str::<Box<dyn Figure>>(r#"{"r":1,"type":"circle"}"#).map(|_| ()),
+    format!("{NOT_RECEIVED} at line 1 column 23")
+)]
+#[case::erased(
+    || serde_json::from_value::<Box<dyn Figure>>(serde_json::json!({"type": "circle", "r": 1})).map(|_| ()),
+    NOT_RECEIVED.to_owned()
+)]
+#[case::profile(
+    || figures().from_str(r#"{"type":"circle","r":1}"#).map(|_| ()),
+    format!("{NOT_RECEIVED} at line 1 column 23")
+)]
+#[case::enum_newtype(
+    || serde_json::from_str::<Hidden>(r#"{"d":1,"type":"D"}"#).map(|_| ()),
+    "missing field `type` in Dee: its own field named like the tag does not receive the tag; add `visible` to the `#[json_subtypes(tag = \"type\")]` that declares the tag, or call `.visible(true)` on the profile's builder at line 1 column 18".to_owned()
+)]
+fn a_payload_field_named_like_a_hidden_tag_names_visible_on_read(
+    #[case] read: fn() -> serde_json::Result<()>,
+    #[case] message: String,
+) {
+    assert_eq!(read().unwrap_err().to_string(), message);
+}
+
+#[test]
+fn a_payload_field_named_like_a_hidden_tag_names_visible_on_write() {
+    let circle = Circle {
+        r#type: "circle".into(),
+        r: 1.0,
+    };
+    assert_eq!(
+        serde_json::to_string(&circle as &dyn Figure).unwrap_err().to_string(),
+        "cannot serialize Circle as a subtype of dyn Figure: its field `type` has the name of the tag; add `visible` to the trait's `#[json_subtypes(tag = \"type\")]` so that the field is the tag"
+    );
+    assert_eq!(
+        figures().to_string(&circle).unwrap_err().to_string(),
+        "cannot serialize Circle as a subtype of profile of dyn Figure: its field `type` has the name of the tag; call `.visible(true)` on the profile's builder so that the field is the tag"
+    );
+}
+
+/// With the fix the same types read, write and read back.
+#[test]
+fn visible_is_the_fix_the_messages_name() {
+    let profile = json_subtypes::Profile::<dyn Figure>::builder_from_registry()
+        .visible(true)
+        .build()
+        .unwrap();
+    let text = r#"{"type":"circle","r":1.0}"#;
+    let figure = profile.from_str(text).unwrap();
+    assert_eq!(figure.area(), 3.0);
+    assert_eq!(profile.to_string(&*figure).unwrap(), text);
+}
+
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+struct Inner {
+    r#type: String,
+}
+
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
+struct Holder {
+    inner: Inner,
+}
+
+#[json_subtypes(tag = "type")]
+#[derive(Debug, PartialEq)]
+enum Held {
+    H(Holder),
+}
+
+#[rstest]
+#[case::nested_struct_first(
+    r#"{"type":"H","inner":{}}"#,
+    "missing field `type` at line 1 column 22"
+)]
+#[case::nested_struct_last(
+    r#"{"inner":{},"type":"H"}"#,
+    "missing field `type` at line 1 column 23"
+)]
+fn a_field_really_missing_keeps_serdes_message(#[case] text: &str, #[case] message: &str) {
+    let err = serde_json::from_str::<Held>(text).unwrap_err();
+    assert_eq!(err.to_string(), message);
 }

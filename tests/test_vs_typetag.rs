@@ -233,7 +233,7 @@ fn adjacent_reads_what_typetag_reads(#[case] text: &str) {
 #[case::unknown_tag(
     r#"{"type":"Z","content":{}}"#,
     "unknown variant `Z`, expected one of `A`, `Choice`, `Empty`, `Unit` at line 1 column 11",
-    r#"unknown subtype tag "Z", expected one of "A", "Choice", "Empty", "Unit" at line 1 column 11"#
+    r#"unknown subtype tag "Z", expected one of "A", "Choice", "Empty", "Unit"; to read a type under this tag, put `#[json_subtypes(name = "Z")]` on its `impl Ours`, or read it with a `Profile` that registers it at line 1 column 11"#
 )]
 #[case::missing_tag(
     r#"{"content":{}}"#,
@@ -260,7 +260,7 @@ fn adjacent_refuses_what_typetag_refuses(
 #[case::unknown_tag(
     r#"{"Z":{}}"#,
     "unknown variant `Z`, expected one of `A`, `Choice`, `Empty`, `Unit` at line 1 column 4",
-    r#"unknown subtype tag "Z", expected one of "A", "Choice", "Empty", "Unit" at line 1 column 4"#
+    r#"unknown subtype tag "Z", expected one of "A", "Choice", "Empty", "Unit"; to read a type under this tag, put `#[json_subtypes(name = "Z")]` on its `impl Ours`, or read it with a `Profile` that registers it at line 1 column 4"#
 )]
 fn external_refuses_what_typetag_refuses(
     #[case] text: &str,

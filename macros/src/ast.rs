@@ -8,7 +8,7 @@ use syn::{Fields, Ident, ItemEnum, ItemImpl, ItemTrait};
 use crate::attr::{tag_value, typed_value, ContainerAttrs, Spanned, TagValue, VariantAttrs};
 use crate::case::RenameRule;
 use crate::ctx::Ctxt;
-use crate::serde_attr::{serde_entries, SerdeEntry};
+use crate::serde_attr::{serde_entries, SerdeEntry, Which};
 
 pub struct Container<'a> {
     pub item: &'a ItemEnum,
@@ -162,10 +162,20 @@ impl<'a> Container<'a> {
                 }
             })
             .collect::<Vec<Variant>>();
+        let mut serde = serde_entries(&item.attrs);
+        // Ours means serde's: the model, the checks and the twin see one key.
+        if let Some(rule) = &attrs.rename_all_fields {
+            serde.push(SerdeEntry {
+                key: "rename_all_fields".to_owned(),
+                which: Which::Both,
+                value: Some(rule.value.clone()),
+                path: rule.tokens.clone(),
+            });
+        }
         let mut cont = Container {
             item,
             attrs,
-            serde: serde_entries(&item.attrs),
+            serde,
             variants,
         };
         if let (Some(_), Some(key)) = (&cont.attrs.visible, cont.tag_key()) {

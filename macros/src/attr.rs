@@ -9,7 +9,7 @@ use syn::{Expr, ExprLit, ExprUnary, Lit, LitStr, UnOp};
 use crate::case::{RenameRule, RULES};
 use crate::ctx::Ctxt;
 
-const CONTAINER_KEYS: &str = "`tag`, `content`, `external`, `tag_type`, `rename_all`, `first_match`, `max_depth`, `max_buffer`, `require_tag_first`, `exact_numbers`, `visible`, `deny_unknown_fields`, `schema`";
+const CONTAINER_KEYS: &str = "`tag`, `content`, `external`, `tag_type`, `rename_all`, `rename_all_fields`, `first_match`, `max_depth`, `max_buffer`, `require_tag_first`, `exact_numbers`, `visible`, `deny_unknown_fields`, `schema`";
 const VARIANT_KEYS: &str = "`name`, `alias`, `fallback`, `when_field`, `nested`";
 const IMPL_KEYS: &str = "`name`, `alias`, `fallback`, `when_field`";
 
@@ -59,6 +59,10 @@ pub struct ContainerAttrs {
     /// `rename_all = "snake_case"`: default tag values from variant names,
     /// with serde's rules.
     pub rename_all: Option<Spanned<RenameRule>>,
+    /// `rename_all_fields = "camelCase"`: serde's container key of that
+    /// name, the fields of every struct variant renamed (a variant's
+    /// `#[serde(rename_all)]` wins), given where `rename_all` is.
+    pub rename_all_fields: Option<Spanned<LitStr>>,
     /// `tag_type = Kind`: tags are values of `Kind`, read and written through
     /// its own Serialize/Deserialize; variants say `name = Kind::Dog`.
     pub tag_type: Option<Spanned<syn::Type>>,
@@ -178,22 +182,14 @@ impl ContainerAttrs {
                 set_once(cx, &meta, &mut out.first_match, (), tokens);
             } else if meta.path.is_ident("rename_all") {
                 let lit: LitStr = meta.value()?.parse()?;
-                match RenameRule::from_str(&lit.value()) {
-                    Some(rule) => {
-                        set_once(cx, &meta, &mut out.rename_all, rule, lit.to_token_stream())
-                    }
-                    None => {
-                        let names: Vec<String> =
-                            RULES.iter().map(|(n, _)| format!("{n:?}")).collect();
-                        cx.error_spanned_by(
-                            &lit,
-                            format!(
-                                "unknown rename rule {:?}; expected one of {}",
-                                lit.value(),
-                                names.join(", ")
-                            ),
-                        );
-                    }
+                if let Some(rule) = rename_rule(cx, &lit) {
+                    set_once(cx, &meta, &mut out.rename_all, rule, lit.to_token_stream())
+                }
+            } else if meta.path.is_ident("rename_all_fields") {
+                let lit: LitStr = meta.value()?.parse()?;
+                if rename_rule(cx, &lit).is_some() {
+                    let tokens = lit.to_token_stream();
+                    set_once(cx, &meta, &mut out.rename_all_fields, lit, tokens)
                 }
             } else {
                 out.had_unknown_key = true;
@@ -230,7 +226,7 @@ pub struct VariantAttrs {
 impl VariantAttrs {
     pub fn parse(cx: &Ctxt, attrs: &[syn::Attribute]) -> Self {
         let mut out = VariantAttrs::default();
-        for attr in attrs.iter().filter(|a| a.path().is_ident("json_subtypes")) {
+        for attr in attrs.iter().filter(|a| crate::serde_attr::is_ours(a)) {
             let result = attr.parse_nested_meta(|meta| out.parse_one(cx, meta, VARIANT_KEYS));
             if let Err(e) = result {
                 cx.syn_error(e);
@@ -276,6 +272,23 @@ impl VariantAttrs {
         }
         Ok(())
     }
+}
+
+/// serde's rule named by `lit`, or an error listing them.
+fn rename_rule(cx: &Ctxt, lit: &LitStr) -> Option<RenameRule> {
+    let rule = RenameRule::from_str(&lit.value());
+    if rule.is_none() {
+        let names: Vec<String> = RULES.iter().map(|(n, _)| format!("{n:?}")).collect();
+        cx.error_spanned_by(
+            lit,
+            format!(
+                "unknown rename rule {:?}; expected one of {}",
+                lit.value(),
+                names.join(", ")
+            ),
+        );
+    }
+    rule
 }
 
 fn set_once<T>(

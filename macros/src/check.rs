@@ -21,7 +21,6 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     check_schema_is_for_traits(cx, cont);
     check_nested_variants(cx, cont);
     check_newtype_of_itself(cx, cont);
-    check_no_serde_derive(cx, cont);
     check_variant_styles(cx, cont);
     check_unique_tags(cx, cont);
     check_fields_named_like_tag(cx, cont);
@@ -32,6 +31,24 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     check_container_serde_attrs(cx, cont);
     check_variant_serde_attrs(cx, cont);
     check_representation_on_enum(cx, &cont.attrs);
+    check_rename_all_fields_once(cx, cont);
+}
+
+/// `rename_all_fields` is serde's key, accepted in `#[json_subtypes]` as
+/// in `#[serde]`: given in both, one would be dropped.
+fn check_rename_all_fields_once(cx: &Ctxt, cont: &Container) {
+    let Some(ours) = &cont.attrs.rename_all_fields else {
+        return;
+    };
+    let in_serde = serde_attr::serde_entries(&cont.item.attrs)
+        .iter()
+        .any(|e| e.is("rename_all_fields"));
+    if in_serde {
+        cx.error_spanned_by(
+            ours,
+            "`rename_all_fields` is given twice, here and in `#[serde(...)]`; keep one",
+        );
+    }
 }
 
 /// Without `tag` the enum is in presence mode, which needs `when_field`s;
@@ -182,8 +199,8 @@ fn check_has_variants(cx: &Ctxt, cont: &Container) {
 }
 
 /// The attribute generates both impls; a derive beside it would conflict.
-fn check_no_serde_derive(cx: &Ctxt, cont: &Container) {
-    for path in serde_attr::serde_derives(&cont.item.attrs) {
+pub fn check_no_serde_derive(cx: &Ctxt, attrs: &[syn::Attribute]) {
+    for path in serde_attr::serde_derives(attrs) {
         let name = path.segments.last().unwrap().ident.to_string();
         cx.error_spanned_by(
             &path,
@@ -239,7 +256,7 @@ fn check_fields_named_like_tag(cx: &Ctxt, cont: &Container) {
                 cx.error_spanned_by(
                     field.tokens,
                     format!(
-                        "field named like the tag `{tag}`; rename the field or choose another tag key"
+                        "field named like the tag `{tag}`; add `visible` to `#[json_subtypes(tag = {tag:?})]` so that the field is the tag, or rename the field"
                     ),
                 );
             } else if field.alias {
@@ -525,6 +542,12 @@ fn check_trait_keys(cx: &Ctxt, tr: &Trait) {
     }
     if let Some(rule) = &tr.attrs.rename_all {
         cx.error_spanned_by(rule, "`rename_all` is for enums; give each impl its `name`");
+    }
+    if let Some(rule) = &tr.attrs.rename_all_fields {
+        cx.error_spanned_by(
+            rule,
+            "`rename_all_fields` is for enums, whose struct variants have fields; put `#[serde(rename_all = \"...\")]` on each payload struct",
+        );
     }
     if let Some(first_match) = &tr.attrs.first_match {
         cx.error_spanned_by(

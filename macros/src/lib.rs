@@ -27,3 +27,17 @@ pub fn json_subtypes(args: TokenStream, input: TokenStream) -> TokenStream {
     };
     expand::expand(args.into(), item).into()
 }
+
+/// Not public API. `#[json_subtypes]` on an enum re-emits the enum with
+/// this derive, because a derive, unlike an attribute macro, receives its
+/// item with `#[cfg]` and `#[cfg_attr]` already evaluated: variants, fields
+/// and attributes behind a feature then work exactly as under serde's derive.
+#[doc(hidden)]
+#[proc_macro_derive(__JsonSubtypes, attributes(__json_subtypes, serde))]
+pub fn derive(input: TokenStream) -> TokenStream {
+    let item = match syn::parse::<syn::ItemEnum>(input) {
+        Ok(item) => item,
+        Err(e) => return e.to_compile_error().into(),
+    };
+    expand::derive_enum(item).into()
+}

@@ -56,10 +56,95 @@ pub fn is_serde(attr: &Attribute) -> bool {
     attr.path().is_ident("serde")
 }
 
-/// The attributes only we and serde read: the user's item is emitted
-/// without them.
+/// The name `#[json_subtypes(...)]` takes on the enum handed to the
+/// derive: a helper attribute may not share the attribute macro's name.
+pub const HELPER: &str = "__json_subtypes";
+
+/// `#[json_subtypes(...)]`, or the helper it became.
 pub fn is_ours(attr: &Attribute) -> bool {
-    attr.path().is_ident("json_subtypes") || is_serde(attr)
+    attr.path().is_ident("json_subtypes") || attr.path().is_ident(HELPER)
+}
+
+/// Renames `#[json_subtypes(...)]` to the helper, also inside
+/// `#[cfg_attr(pred, ...)]` (at any depth), so each applies exactly when
+/// its predicate holds once the compiler hands the enum to the derive.
+pub fn ours_to_helper(attrs: &mut [Attribute]) {
+    for attr in attrs {
+        let path = attr.path().clone();
+        if is_json_subtypes(&path) {
+            let span = path
+                .segments
+                .last()
+                .map_or_else(proc_macro2::Span::call_site, |s| s.ident.span());
+            set_path(&mut attr.meta, helper_path(span));
+        } else if path.is_ident("cfg_attr") {
+            if let Meta::List(list) = &mut attr.meta {
+                if let Some(tokens) = cfg_attr_to_helper(list.tokens.clone()) {
+                    list.tokens = tokens;
+                }
+            }
+        }
+    }
+}
+
+/// `json_subtypes` or `json_subtypes::json_subtypes`.
+fn is_json_subtypes(path: &syn::Path) -> bool {
+    path.segments
+        .last()
+        .is_some_and(|last| last.ident == "json_subtypes")
+        && path.segments.len() <= 2
+        && path.segments.iter().all(|s| s.ident == "json_subtypes")
+}
+
+fn helper_path(span: proc_macro2::Span) -> syn::Path {
+    syn::Ident::new(HELPER, span).into()
+}
+
+fn set_path(meta: &mut Meta, path: syn::Path) {
+    match meta {
+        Meta::Path(p) => *p = path,
+        Meta::List(l) => l.path = path,
+        Meta::NameValue(nv) => nv.path = path,
+    }
+}
+
+/// The arguments of `cfg_attr` (`pred, attr, attr...`) with ours renamed;
+/// `None` when they do not parse (the compiler reports those).
+fn cfg_attr_to_helper(tokens: TokenStream) -> Option<TokenStream> {
+    type Metas = syn::punctuated::Punctuated<Meta, syn::Token![,]>;
+    let mut metas = syn::parse::Parser::parse2(Metas::parse_terminated, tokens).ok()?;
+    for meta in metas.iter_mut().skip(1) {
+        let path = meta.path().clone();
+        if is_json_subtypes(&path) {
+            let span = path.segments.last()?.ident.span();
+            set_path(meta, helper_path(span));
+        } else if path.is_ident("cfg_attr") {
+            if let Meta::List(list) = meta {
+                list.tokens = cfg_attr_to_helper(list.tokens.clone())?;
+            }
+        }
+    }
+    Some(metas.to_token_stream())
+}
+
+/// The container's arguments: every helper attribute on the enum in order
+/// (the attribute's own first, then any `cfg_attr` that held), as one list.
+pub fn helper_args(attrs: &[Attribute]) -> TokenStream {
+    let lists = attrs
+        .iter()
+        .filter(|a| a.path().is_ident(HELPER))
+        .filter_map(|a| match &a.meta {
+            Meta::List(list) if !list.tokens.is_empty() => Some(list.tokens.clone()),
+            _ => None,
+        });
+    let mut out = TokenStream::new();
+    for (i, list) in lists.enumerate() {
+        if i > 0 {
+            out.extend(quote!(,));
+        }
+        out.extend(list);
+    }
+    out
 }
 
 /// The paths of `Serialize`/`Deserialize` in `#[derive(...)]` lists.
@@ -82,16 +167,14 @@ fn is_serde_derive(path: &syn::Path) -> bool {
         .is_some_and(|last| last.ident == "Serialize" || last.ident == "Deserialize")
 }
 
-/// `attrs` without `#[serde(...)]`, and `#[derive(Debug, Serialize)]` as
-/// `#[derive(Debug)]`: the user's item after the error about the derive, so
-/// the enum still compiles without a second impl.
-pub fn without_serde(attrs: &[Attribute]) -> Vec<Attribute> {
+/// `#[derive(Debug, Serialize)]` as `#[derive(Debug)]`: the user's enum
+/// after the error about the derive, so it compiles without a second impl.
+pub fn without_serde_derives(attrs: &[Attribute]) -> Vec<Attribute> {
     attrs
         .iter()
-        .filter(|a| !is_serde(a))
         .filter_map(|a| {
             if a.path().is_ident("derive") && !serde_derives(std::slice::from_ref(a)).is_empty() {
-                without_serde_derives(a)
+                strip_serde_derives(a)
             } else {
                 Some(a.clone())
             }
@@ -99,7 +182,7 @@ pub fn without_serde(attrs: &[Attribute]) -> Vec<Attribute> {
         .collect()
 }
 
-fn without_serde_derives(attr: &Attribute) -> Option<Attribute> {
+fn strip_serde_derives(attr: &Attribute) -> Option<Attribute> {
     let mut kept: Vec<syn::Path> = Vec::new();
     let _ = attr.parse_nested_meta(|meta| {
         if !is_serde_derive(&meta.path) {

@@ -262,6 +262,24 @@ impl<'de, A: MapAccess<'de>> Deserializer<'de> for Rest<'de, '_, A> {
         caught(catch, visitor.visit_map(self))
     }
 
+    /// As `deserialize_any`; a struct that lists a field named like the
+    /// tag and misses it gets a message naming `visible`.
+    #[inline]
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, A::Error> {
+        let (catch, tag, hint) = (self.catch, self.tag, self.hint);
+        let _told = tell_hint(hint);
+        let out = visitor.visit_map(self);
+        caught(
+            catch,
+            out.map_err(|e| tag_not_received(e, tag.filter(|_| hint.is_none()), name, fields)),
+        )
+    }
+
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, A::Error> {
         let catch = self.catch;
         caught(catch, visitor.visit_some(self))
@@ -326,8 +344,28 @@ impl<'de, A: MapAccess<'de>> Deserializer<'de> for Rest<'de, '_, A> {
 
     serde::forward_to_deserialize_any! {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        bytes byte_buf seq tuple tuple_struct map struct identifier
+        bytes byte_buf seq tuple tuple_struct map identifier
     }
+}
+
+/// A payload that has its own field named like the tag (as typetag users
+/// write) and read it from the object, where the tag entry went to the
+/// engine instead: serde's "missing field" is true of the payload but not
+/// of the input, so the message says why and names `visible`. A fallback
+/// is given no `tag`: it sees the tag entry, so there the field really was
+/// missing.
+#[cold]
+#[inline(never)]
+fn tag_not_received<E: de::Error>(e: E, tag: Option<&str>, name: &str, fields: &[&str]) -> E {
+    let Some(key) = tag.filter(|key| fields.contains(key)) else {
+        return e;
+    };
+    if e.to_string() != format!("missing field `{key}`") {
+        return e;
+    }
+    E::custom(format_args!(
+        "missing field `{key}` in {name}: its own field named like the tag does not receive the tag; add `visible` to the `#[json_subtypes(tag = {key:?})]` that declares the tag, or call `.visible(true)` on the profile's builder"
+    ))
 }
 
 /// The rest of an object read as an externally tagged enum: exactly one

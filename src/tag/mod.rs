@@ -64,7 +64,7 @@ const LISTED_TAGS: usize = 32;
 
 /// A tag value as written in the attribute: `name = "dog"`, `name = 3`,
 /// `name = true`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Literal {
     Str(&'static str),
     I64(i64),
@@ -158,24 +158,49 @@ impl<T: fmt::Display> fmt::Display for Expected<'_, T> {
     }
 }
 
-/// `unknown subtype tag "fish", expected one of "cat", "dog", 3`
-pub(crate) fn unknown_tag<E: de::Error>(found: Found<'_>, expected: &[Literal]) -> E {
-    unknown(&found, expected)
+/// `unknown subtype tag "fish", expected one of "cat", "dog", 3`, and
+/// after a semicolon `fix` if there is one.
+pub(crate) fn unknown_tag<E: de::Error>(
+    found: Found<'_>,
+    expected: &[Literal],
+    fix: Option<String>,
+) -> E {
+    let message = UnknownTag {
+        found: &found,
+        expected,
+    };
+    match fix {
+        Some(fix) => E::custom(format_args!("{message}; {fix}")),
+        None => E::custom(message),
+    }
 }
 
 fn unknown<E: de::Error, F: fmt::Display, T: fmt::Display>(found: &F, expected: &[T]) -> E {
-    match expected.len() {
-        0 => E::custom(format_args!(
-            "unknown subtype tag {found}, there are no subtypes"
-        )),
-        1 => E::custom(format_args!(
-            "unknown subtype tag {found}, expected {}",
-            Expected(expected)
-        )),
-        _ => E::custom(format_args!(
-            "unknown subtype tag {found}, expected one of {}",
-            Expected(expected)
-        )),
+    E::custom(UnknownTag { found, expected })
+}
+
+/// The unknown-tag message without a fix.
+struct UnknownTag<'a, F, T> {
+    found: &'a F,
+    expected: &'a [T],
+}
+
+impl<F: fmt::Display, T: fmt::Display> fmt::Display for UnknownTag<'_, F, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let found = self.found;
+        match self.expected.len() {
+            0 => write!(f, "unknown subtype tag {found}, there are no subtypes"),
+            1 => write!(
+                f,
+                "unknown subtype tag {found}, expected {}",
+                Expected(self.expected)
+            ),
+            _ => write!(
+                f,
+                "unknown subtype tag {found}, expected one of {}",
+                Expected(self.expected)
+            ),
+        }
     }
 }
 

@@ -45,6 +45,13 @@ pub(crate) trait Lookup {
         false
     }
     fn expected(&self) -> Vec<Literal>;
+    /// What the unknown-tag message adds after a semicolon: how a type gets
+    /// the tag `found` (a registry or a profile, whose types are not all
+    /// known; an enum's are).
+    fn unknown_fix(&self, found: Found<'_>) -> Option<String> {
+        let _ = found;
+        None
+    }
 }
 
 /// A generated table as a `Lookup`.
@@ -170,7 +177,10 @@ impl<'de> TagVisitor<'_, 'de> {
                 }
                 Ok(Some(index))
             }
-            None => self.unknown(|| unknown_tag(found, &table.expected()), record),
+            None => self.unknown(
+                || unknown_tag(found, &table.expected(), table.unknown_fix(found)),
+                record,
+            ),
         }
     }
 

@@ -7,6 +7,7 @@ use serde::ser::{
 };
 
 use crate::same::Declined;
+use crate::tag::Literal;
 
 /// The payload's fields after the tag; a field named like the tag is refused.
 ///
@@ -38,18 +39,23 @@ pub struct TagEntry<G> {
     pub(super) subject: Subject,
     /// Write the tag after the payload's fields.
     pub(super) last: bool,
-    /// `visible`: the payload's own field named like the tag writes it.
-    pub(super) visible: bool,
+    /// `visible`: the payload's own field named like the tag writes it,
+    /// holding the tag or one of these aliases (every one reads back to
+    /// the same subtype, so the field is written as it is).
+    pub(super) visible: Option<&'static [Literal]>,
 }
 
 impl<G> TagEntry<G> {
-    /// For variant `variant` of the enum `name`.
+    /// For variant `variant` of the enum `name`; `visible_fix`: whether
+    /// `visible` on the enum would make a payload field named like the tag
+    /// the tag (for messages).
     pub(super) fn for_variant(
         key: &'static str,
         tag: G,
         name: &'static str,
         variant: &'static str,
-        visible: bool,
+        visible: Option<&'static [Literal]>,
+        visible_fix: bool,
     ) -> Self {
         TagEntry {
             key,
@@ -57,22 +63,26 @@ impl<G> TagEntry<G> {
             subject: Subject {
                 owner: name,
                 member: variant,
-                of_trait: false,
+                kind: if visible_fix {
+                    Owner::Enum
+                } else {
+                    Owner::EnumOther
+                },
             },
             last: false,
             visible,
         }
     }
 
-    /// For a trait object or profile (named `name`, e.g. `dyn Shape` or
-    /// `profile of dyn Shape`): `type_name` as a subtype of it.
+    /// For a trait object or profile (`kind`, named `name`, e.g. `dyn
+    /// Shape` or `profile of dyn Shape`): `type_name` as a subtype of it.
     pub(crate) fn for_type(
         key: &'static str,
         tag: G,
-        name: &'static str,
+        (kind, name): (Owner, &'static str),
         type_name: &'static str,
         last: bool,
-        visible: bool,
+        visible: Option<&'static [Literal]>,
     ) -> Self {
         TagEntry {
             key,
@@ -80,7 +90,7 @@ impl<G> TagEntry<G> {
             subject: Subject {
                 owner: name,
                 member: type_name,
-                of_trait: true,
+                kind,
             },
             last,
             visible,
@@ -141,12 +151,17 @@ pub(crate) fn struct_variant<S: Serializer, G: Serialize>(
     len: usize,
     key: &'static str,
     tag: Option<G>,
-    visible: bool,
+    visible: Option<&'static [Literal]>,
 ) -> Result<VariantFields<S::SerializeStruct, G>, S::Error> {
-    let entry = |tag| TagEntry::for_variant(key, tag, name, variant, visible);
+    // A field named like the tag among a struct variant's own is a compile
+    // error; one met here came from a map it flattens, which `visible`
+    // would not make the tag.
+    let entry = |tag| TagEntry::for_variant(key, tag, name, variant, visible, false);
     let (state, entry, trailing) = match tag {
         // The variant's own field is the tag.
-        Some(tag) if visible => (inner.serialize_struct(name, len)?, Some(entry(tag)), true),
+        Some(tag) if visible.is_some() => {
+            (inner.serialize_struct(name, len)?, Some(entry(tag)), true)
+        }
         Some(tag) => {
             let mut state = inner.serialize_struct(name, len + 1)?;
             state.serialize_field(key, &tag)?;
@@ -171,12 +186,32 @@ pub(super) struct Subject {
     pub(super) owner: &'static str,
     /// The variant's name, or the subtype's type name.
     pub(super) member: &'static str,
-    pub(super) of_trait: bool,
+    pub(super) kind: Owner,
+}
+
+/// Whose payload is written, and so where `visible` would go.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Owner {
+    /// A payload of an annotated enum that `visible` would hand the tag
+    /// to: a newtype variant's, under literal tags.
+    Enum,
+    /// Any other payload of an annotated enum: `visible` is no fix there.
+    EnumOther,
+    /// An annotated trait's registry.
+    Trait,
+    /// A profile built at run time.
+    Profile,
+}
+
+impl Subject {
+    pub(super) fn of_trait(&self) -> bool {
+        matches!(self.kind, Owner::Trait | Owner::Profile)
+    }
 }
 
 impl core::fmt::Display for Subject {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        if self.of_trait {
+        if self.of_trait() {
             write!(f, "{} as a subtype of {}", self.member, self.owner)
         } else {
             write!(f, "{}::{}", self.owner, self.member)
@@ -184,30 +219,84 @@ impl core::fmt::Display for Subject {
     }
 }
 
-/// `visible`: the payload's field named like the tag must hold its tag.
+/// `visible`: the payload's field named like the tag must hold its tag or
+/// one of its aliases, each of which reads back to the same subtype.
 #[cold]
 fn check_visible<E: ser::Error, G: Serialize, V: ?Sized + Serialize>(
-    tag: &G,
+    entry: &TagEntry<G>,
     value: &V,
-    subject: Subject,
     key: &str,
 ) -> Result<(), E> {
-    if crate::same::same_scalar(tag, value) {
+    let aliases = entry.visible.unwrap_or_default();
+    if crate::same::same_scalar(&entry.tag, value)
+        || aliases.iter().any(|a| crate::same::same_scalar(a, value))
+    {
         return Ok(());
     }
     let shown = |v: &dyn erased_serde::Serialize| {
         serde_json::to_string(v).unwrap_or_else(|_| "a value that is not a tag".to_owned())
     };
-    let (value, tag) = (shown(&value), shown(tag));
+    let (value, tag) = (shown(&value), shown(&entry.tag));
+    let subject = entry.subject;
+    let aliases = match aliases {
+        [] => String::new(),
+        [one] => format!(" or its alias {one}"),
+        many => format!(" or one of its aliases {}", crate::tag::Expected(many)),
+    };
     Err(E::custom(format_args!(
-        "cannot serialize {subject}: its field `{key}` is {value}, but its tag is {tag}"
+        "cannot serialize {subject}: its field `{key}` is {value}, but its tag is {tag}{aliases}"
     )))
 }
 
-fn field_is_tag<E: ser::Error>(subject: Subject, key: &str) -> E {
+/// A payload field named like the tag where the tag is not `visible` (or,
+/// with `visible`, a second one): the message names what to change.
+#[cold]
+fn field_is_tag<E: ser::Error, G>(entry: &TagEntry<G>) -> E {
+    let (subject, key) = (entry.subject, entry.key);
+    if entry.visible.is_some() {
+        return E::custom(format_args!(
+            "cannot serialize {subject}: it writes a second field `{key}` after the one that holds the tag; write the field once"
+        ));
+    }
+    if subject.kind == Owner::EnumOther {
+        return E::custom(format_args!(
+            "cannot serialize {subject}: its field `{key}` has the name of the tag"
+        ));
+    }
+    let fix = TagFix {
+        kind: subject.kind,
+        owner: subject.owner,
+        key,
+    };
     E::custom(format_args!(
-        "cannot serialize {subject}: its field `{key}` has the name of the tag"
+        "cannot serialize {subject}: its field `{key}` has the name of the tag; {fix} so that the field is the tag"
     ))
+}
+
+/// How to make a tag `visible` where it is declared, for messages.
+struct TagFix<'a> {
+    kind: Owner,
+    /// The enum's name (unused for traits and profiles).
+    owner: &'a str,
+    key: &'a str,
+}
+
+impl core::fmt::Display for TagFix<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let key = self.key;
+        match self.kind {
+            Owner::Enum | Owner::EnumOther => write!(
+                f,
+                "add `visible` to {}'s `#[json_subtypes(tag = {key:?})]`",
+                self.owner
+            ),
+            Owner::Trait => write!(
+                f,
+                "add `visible` to the trait's `#[json_subtypes(tag = {key:?})]`"
+            ),
+            Owner::Profile => f.write_str("call `.visible(true)` on the profile's builder"),
+        }
+    }
 }
 
 /// A field named like the tag: the tag itself with `visible` (checked,
@@ -222,11 +311,11 @@ fn tag_field<M: SerializeStruct, G: Serialize, V: ?Sized + Serialize>(
     key: &'static str,
     value: &V,
 ) -> Result<(), M::Error> {
-    if !(*trailing && entry.visible) {
-        return Err(field_is_tag(entry.subject, key));
+    if !(*trailing && entry.visible.is_some()) {
+        return Err(field_is_tag(entry));
     }
     *trailing = false;
-    check_visible(&entry.tag, value, entry.subject, key)?;
+    check_visible(entry, value, key)?;
     state.serialize_field(key, value)
 }
 
@@ -301,8 +390,8 @@ impl<M: SerializeMap, E: Beside> SerializeMap for Fields<M, E> {
     fn serialize_key<K: ?Sized + Serialize>(&mut self, key: &K) -> Result<(), M::Error> {
         if let Some(entry) = self.entry.entry() {
             if let Ok(true) = key.serialize(IsKey(entry.key)) {
-                if !entry.visible || !self.trailing {
-                    return Err(field_is_tag(entry.subject, entry.key));
+                if entry.visible.is_none() || !self.trailing {
+                    return Err(field_is_tag(entry));
                 }
                 self.value_is_tag = true;
             }
@@ -315,7 +404,7 @@ impl<M: SerializeMap, E: Beside> SerializeMap for Fields<M, E> {
             self.value_is_tag = false;
             if let (true, Some(entry)) = (self.trailing, self.entry.entry()) {
                 self.trailing = false;
-                check_visible(&entry.tag, value, entry.subject, entry.key)?;
+                check_visible(entry, value, entry.key)?;
             }
         }
         self.state.serialize_value(value)

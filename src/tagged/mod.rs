@@ -11,11 +11,13 @@ use core::marker::PhantomData;
 
 use serde::ser::{self, Impossible, Serialize, Serializer};
 
+use crate::tag::Literal;
+
 mod fields;
 mod payload;
 
 use self::fields::VariantFields;
-pub(crate) use self::fields::{struct_variant, write_unit, TagEntry};
+pub(crate) use self::fields::{struct_variant, write_unit, Owner, TagEntry};
 pub(crate) use self::payload::PayloadSerializer;
 
 /// What generated code provides to write an enum's tags.
@@ -34,6 +36,39 @@ pub trait Tagging {
     fn visible(index: u32) -> bool {
         let _ = index;
         false
+    }
+
+    /// `visible`: the aliases of variant `index`, which its field named
+    /// like the tag may hold as well as the tag (each reads back to it).
+    #[inline]
+    fn aliases(index: u32) -> &'static [Literal] {
+        let _ = index;
+        &[]
+    }
+
+    /// Whether `visible` may be said on this enum (its tags are literals):
+    /// a newtype payload's field named like the tag is then an error that
+    /// names it.
+    const VISIBLE_FIX: bool = false;
+
+    /// Whether variant `index` is a struct variant written through serde's
+    /// `serialize_newtype_variant`, as serde writes one that flattens a
+    /// field: `visible` would not make a key of that map the tag.
+    #[inline]
+    fn flattens(index: u32) -> bool {
+        let _ = index;
+        false
+    }
+
+    /// `visible` and `aliases` together, as a tag entry takes them.
+    #[doc(hidden)]
+    #[inline]
+    fn visible_tags(index: u32) -> Option<&'static [Literal]> {
+        if Self::visible(index) {
+            Some(Self::aliases(index))
+        } else {
+            None
+        }
     }
 }
 
@@ -104,7 +139,9 @@ impl<S: Serializer, T: Tagging> Serializer for TaggedSerializer<S, T> {
     ) -> Result<S::Ok, S::Error> {
         match T::tag(index) {
             Some(tag) => {
-                let entry = TagEntry::for_variant(T::KEY, tag, name, variant, T::visible(index));
+                let fix = T::VISIBLE_FIX && !T::flattens(index);
+                let visible = T::visible_tags(index);
+                let entry = TagEntry::for_variant(T::KEY, tag, name, variant, visible, fix);
                 value.serialize(PayloadSerializer::<_, _, true> {
                     inner: self.inner,
                     entry: &entry,
@@ -123,7 +160,7 @@ impl<S: Serializer, T: Tagging> Serializer for TaggedSerializer<S, T> {
         len: usize,
     ) -> Result<Self::SerializeStructVariant, S::Error> {
         let tag = T::tag(index);
-        let visible = T::visible(index);
+        let visible = T::visible_tags(index);
         struct_variant(self.inner, name, variant, len, T::KEY, tag, visible)
     }
 

@@ -36,7 +36,7 @@ impl<'a, S: Serializer, G: Serialize> PayloadSerializer<'a, S, G> {
 impl<'a, S: Serializer, G: Serialize, const OWN: bool> PayloadSerializer<'a, S, G, OWN> {
     fn bad_type(&self, what: &str) -> S::Error {
         let subject = self.entry.subject;
-        if subject.of_trait {
+        if subject.of_trait() {
             S::Error::custom(format_args!(
                 "cannot serialize {subject}: it is {what}, not a map or struct"
             ))
@@ -210,9 +210,9 @@ impl<'a, S: Serializer, G: Serialize, const OWN: bool> Serializer
     fn serialize_map(self, len: Option<usize>) -> Result<Self::SerializeMap, S::Error> {
         let entry = self.entry;
         // With `visible` the payload's own entry is the tag.
-        let extra = usize::from(!entry.visible);
+        let extra = usize::from(entry.visible.is_none());
         let mut map = self.inner.serialize_map(len.map(|len| len + extra))?;
-        let trailing = entry.last || entry.visible;
+        let trailing = entry.last || entry.visible.is_some();
         if !trailing {
             map.serialize_entry(entry.key, &entry.tag)?;
         }
@@ -232,9 +232,9 @@ impl<'a, S: Serializer, G: Serialize, const OWN: bool> Serializer
     ) -> Result<Self::SerializeStruct, S::Error> {
         let entry = self.entry;
         // With `visible` the payload's own field is the tag: `len` counts it.
-        let extra = usize::from(!entry.visible);
+        let extra = usize::from(entry.visible.is_none());
         let mut state = self.inner.serialize_struct(name, len + extra)?;
-        let trailing = entry.last || entry.visible;
+        let trailing = entry.last || entry.visible.is_some();
         if !trailing {
             if OWN {
                 state.serialize_field(entry.key, &OwnEntry(&entry.tag))?;

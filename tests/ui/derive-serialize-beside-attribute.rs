@@ -13,4 +13,8 @@ enum Animal {
     Fish,
 }
 
-fn main() {}
+// The uses compile: the enum has our impls, not an error per use.
+fn main() {
+    let fish: Animal = serde_json::from_str(r#"{"type":"Fish"}"#).unwrap();
+    let _ = serde_json::to_string(&fish);
+}

@@ -28,33 +28,97 @@ use crate::check;
 use crate::ctx::Ctxt;
 use crate::serde_attr::{self, Which};
 
-pub fn expand(args: TokenStream, item: ItemEnum) -> TokenStream {
+/// `#[json_subtypes(...)]` on an enum: the enum again, with
+/// `#[derive(__JsonSubtypes)]` and the attribute's arguments as its helper
+/// attribute. The derive does the work because it receives the enum with
+/// `#[cfg]` and `#[cfg_attr]` evaluated, which an attribute macro does not.
+pub fn forward(args: TokenStream, item: ItemEnum) -> TokenStream {
     let cx = Ctxt::new();
-    let attrs = ContainerAttrs::parse(&cx, args);
-    let cont = Container::from_ast(&cx, attrs, &item);
-    check::check(&cx, &cont);
-    let user_item = user_item(&item);
-    if let Err(errors) = cx.check() {
-        return quote!(#user_item #errors);
+    check::check_no_serde_derive(&cx, &item.attrs);
+    let errors = cx.check().err();
+    let mut out = item;
+    // A `Serialize` derive beside ours was reported; without it the enum
+    // still gets our impls and its uses compile.
+    out.attrs = serde_attr::without_serde_derives(&out.attrs);
+    serde_attr::ours_to_helper(&mut out.attrs);
+    for variant in &mut out.variants {
+        serde_attr::ours_to_helper(&mut variant.attrs);
+        for field in &mut variant.fields {
+            serde_attr::ours_to_helper(&mut field.attrs);
+        }
     }
-    let generated = generate(&cont);
+    let private = private();
     quote! {
-        #user_item
-        #generated
+        #[derive(#private::__JsonSubtypes)]
+        #[__json_subtypes(#args)]
+        #out
+        #errors
     }
 }
 
-/// The user's enum as written, minus what only we and serde read.
-fn user_item(item: &ItemEnum) -> ItemEnum {
-    let mut out = item.clone();
-    out.attrs = serde_attr::without_serde(&item.attrs);
-    for variant in &mut out.variants {
-        variant.attrs.retain(|a| !serde_attr::is_ours(a));
-        for field in &mut variant.fields {
-            field.attrs.retain(|a| !serde_attr::is_serde(a));
-        }
+/// The derive: the enum as the compiler configured it.
+pub fn expand(item: ItemEnum) -> TokenStream {
+    let cx = Ctxt::new();
+    let attrs = ContainerAttrs::parse(&cx, serde_attr::helper_args(&item.attrs));
+    let cont = Container::from_ast(&cx, attrs, &item);
+    check::check(&cx, &cont);
+    // A derive only `cfg_attr` gave the enum reaches us here, evaluated.
+    check::check_no_serde_derive(&cx, &item.attrs);
+    if let Err(errors) = cx.check() {
+        let guard = flood_guard(&item);
+        return quote!(#errors #guard);
     }
-    out
+    generate(&cont)
+}
+
+/// With its errors, an enum still implements `Serialize` and `Deserialize`
+/// (as thiserror keeps `Error` on a failed derive): otherwise every use
+/// adds an error whose note suggests serde's derive. The crate does not
+/// compile, so these bodies never run.
+fn flood_guard(item: &ItemEnum) -> TokenStream {
+    let derived: Vec<String> = serde_attr::serde_derives(&item.attrs)
+        .iter()
+        .filter_map(|p| Some(p.segments.last()?.ident.to_string()))
+        .collect();
+    let private = private();
+    let ident = &item.ident;
+    let (impl_generics, ty_generics, where_clause) = item.generics.split_for_impl();
+    let mut de_generics = item.generics.clone();
+    de_generics.params.insert(0, syn::parse_quote!('__de));
+    let (de_impl, _, _) = de_generics.split_for_impl();
+    // A derive of the user's own keeps its impl.
+    let ser = (!derived.iter().any(|d| d == "Serialize")).then(|| {
+        quote! {
+            impl #impl_generics #private::serde::Serialize for #ident #ty_generics #where_clause {
+                fn serialize<__S>(&self, _: __S) -> ::core::result::Result<__S::Ok, __S::Error>
+                where
+                    __S: #private::serde::Serializer,
+                {
+                    ::core::unreachable!()
+                }
+            }
+        }
+    });
+    let de = (!derived.iter().any(|d| d == "Deserialize")).then(|| {
+        quote! {
+            impl #de_impl #private::serde::Deserialize<'__de> for #ident #ty_generics #where_clause {
+                fn deserialize<__D>(_: __D) -> ::core::result::Result<Self, __D::Error>
+                where
+                    __D: #private::serde::Deserializer<'__de>,
+                {
+                    ::core::unreachable!()
+                }
+            }
+        }
+    });
+    quote! {
+        #[doc(hidden)]
+        #[allow(unreachable_code, clippy::all, clippy::pedantic)]
+        const _: () = {
+            #ser
+            #de
+        };
+    }
 }
 
 fn generate(cont: &Container) -> TokenStream {
@@ -71,11 +135,18 @@ fn generate(cont: &Container) -> TokenStream {
     let twin = format_ident!("__{}Twin", ident);
     let remote = ident.to_string();
     let serde_path = "::json_subtypes::__private::serde";
-    let container_serde: Vec<&Attribute> = item
+    let mut container_serde: Vec<Attribute> = item
         .attrs
         .iter()
         .filter(|a| serde_attr::is_serde(a))
+        .cloned()
         .collect();
+    // `#[json_subtypes(rename_all_fields = ...)]` is serde's key: the twin
+    // gets it as serde's.
+    if let Some(rule) = &cont.attrs.rename_all_fields {
+        let rule = &rule.value;
+        container_serde.push(syn::parse_quote!(#[serde(rename_all_fields = #rule)]));
+    }
     let twin_variants = item.variants.iter().map(|v| {
         let mut v = v.clone();
         v.attrs.retain(serde_attr::is_serde);
@@ -224,7 +295,7 @@ fn generate(cont: &Container) -> TokenStream {
                 #[derive(#private::serde::Serialize, #private::serde::Deserialize)]
                 #[serde(crate = #serde_path, remote = #remote #twin_rename)]
                 #(#container_serde)*
-                #[allow(dead_code, non_camel_case_types, clippy::all)]
+                #[allow(dead_code, deprecated, non_camel_case_types, clippy::all, clippy::pedantic)]
                 enum #twin #generics #where_clause {
                     #(#twin_variants,)*
                 }
@@ -236,7 +307,7 @@ fn generate(cont: &Container) -> TokenStream {
 
     quote! {
         #[doc(hidden)]
-        #[allow(non_upper_case_globals, unused_attributes, unused_qualifications, clippy::all)]
+        #[allow(deprecated, non_upper_case_globals, unused_attributes, unused_qualifications, clippy::all, clippy::pedantic)]
         const _: () = {
             #twin_item
 

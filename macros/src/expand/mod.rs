@@ -3,7 +3,7 @@
 
 mod bound;
 mod enumeration;
-mod schema;
+pub(crate) mod schema;
 mod tables;
 mod tagged_one;
 mod traits;
@@ -21,7 +21,7 @@ fn private() -> TokenStream {
 
 pub fn expand(args: TokenStream, item: Item) -> TokenStream {
     match item {
-        Item::Enum(item) => enumeration::expand(args, item),
+        Item::Enum(item) => enumeration::forward(args, item),
         Item::Trait(item) => traits::expand_trait(args, item),
         Item::Impl(item) => traits::expand_impl(args, item),
         other => {
@@ -34,6 +34,11 @@ pub fn expand(args: TokenStream, item: Item) -> TokenStream {
             quote!(#other #errors)
         }
     }
+}
+
+/// The derive `enumeration::forward` hands an enum to.
+pub fn derive_enum(item: syn::ItemEnum) -> TokenStream {
+    enumeration::expand(item)
 }
 
 fn item_keyword(item: &Item) -> TokenStream {

@@ -36,6 +36,7 @@ pub fn generate(cont: &Container) -> TokenStream {
         None => quote!(::core::option::Option::None),
     };
     let first_match = cont.attrs.first_match.is_some();
+    let description = option_str(docs(&cont.item.attrs));
     let skips = cont
         .variants
         .iter()
@@ -107,7 +108,7 @@ pub fn generate(cont: &Container) -> TokenStream {
                 fn json_schema(
                     __generator: &mut #private::schema::schemars::SchemaGenerator,
                 ) -> #private::schema::schemars::Schema {
-                    #private::schema::build::<Self>(__generator)
+                    #private::schema::described(#private::schema::build::<Self>(__generator), #description)
                 }
             }
 
@@ -236,7 +237,7 @@ fn tag(value: &TagValue, tokens: &TokenStream) -> TokenStream {
     }
 }
 
-fn option_str(text: Option<String>) -> TokenStream {
+pub fn option_str(text: Option<String>) -> TokenStream {
     match text {
         Some(text) => quote!(::core::option::Option::Some(#text)),
         None => quote!(::core::option::Option::None),
@@ -319,7 +320,7 @@ fn is_option(ty: &syn::Type) -> bool {
 }
 
 /// The doc comment, one line per `///` line.
-fn docs(attrs: &[Attribute]) -> Option<String> {
+pub fn docs(attrs: &[Attribute]) -> Option<String> {
     let lines: Vec<String> = attrs
         .iter()
         .filter(|a| a.path().is_ident("doc"))

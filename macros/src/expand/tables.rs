@@ -7,7 +7,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::private;
-use crate::ast::Container;
+use crate::ast::{Container, Style};
 use crate::attr::TagValue;
 
 /// Above this many string tags `__lookup` reads them by length and
@@ -211,6 +211,29 @@ pub(super) fn literal_tables(cont: &Container) -> TokenStream {
         .collect();
     let tag = tag_arms(cont, |v| literal(&v.tags[0].value));
     let visible = visible_indexes(cont);
+    // A visible field may hold an alias too: it reads back to its variant.
+    let alias_arms: Vec<TokenStream> = visible
+        .iter()
+        .filter_map(|&index| {
+            let v = &cont.variants[index as usize];
+            let aliases: Vec<TokenStream> =
+                v.tags.iter().skip(1).map(|t| literal(&t.value)).collect();
+            (!aliases.is_empty()).then(|| quote!(#index => &[#(#aliases),*],))
+        })
+        .collect();
+    let aliases_fn = if alias_arms.is_empty() {
+        quote!()
+    } else {
+        quote! {
+            #[inline]
+            fn aliases(index: u32) -> &'static [#private::Literal] {
+                match index {
+                    #(#alias_arms)*
+                    _ => &[],
+                }
+            }
+        }
+    };
     let (visible_fn, visible_tagging) = if visible.is_empty() {
         (quote!(), quote!())
     } else {
@@ -226,8 +249,30 @@ pub(super) fn literal_tables(cont: &Container) -> TokenStream {
                 fn visible(index: u32) -> bool {
                     __visible(index)
                 }
+
+                #aliases_fn
             },
         )
+    };
+    // serde writes a struct variant that flattens a field as a newtype
+    // variant: a key named like the tag there is no field `visible` fixes.
+    let flattening: Vec<u32> = cont
+        .variants
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| v.style == Style::Struct)
+        .filter(|(_, v)| v.field_serde.iter().flatten().any(|e| e.is("flatten")))
+        .map(|(index, _)| index as u32)
+        .collect();
+    let flattens_fn = if flattening.is_empty() {
+        quote!()
+    } else {
+        quote! {
+            #[inline]
+            fn flattens(index: u32) -> bool {
+                ::core::matches!(index, #(#flattening)|*)
+            }
+        }
     };
     let (impl_generics, ty_generics, where_clause) = cont.item.generics.split_for_impl();
     let ident = cont.ident();
@@ -366,6 +411,7 @@ pub(super) fn literal_tables(cont: &Container) -> TokenStream {
         impl #private::Tagging for __Table {
             const KEY: &'static str = #key;
             type Tag = #private::Literal;
+            const VISIBLE_FIX: bool = true;
 
             #[inline]
             fn tag(index: u32) -> ::core::option::Option<#private::Literal> {
@@ -373,6 +419,8 @@ pub(super) fn literal_tables(cont: &Container) -> TokenStream {
             }
 
             #visible_tagging
+
+            #flattens_fn
         }
 
         #visible_fn
@@ -540,7 +588,9 @@ mod tests {
             quote!(#[json_subtypes(name = #name)] #variant(Dog),)
         });
         let item = syn::parse2(quote!(enum E { #(#variants)* })).unwrap();
-        crate::expand::expand(quote!(tag = "type"), item).to_string()
+        // The attribute forwards the enum to the derive, which expands it.
+        let forwarded = crate::expand::expand(quote!(tag = "type"), item);
+        crate::expand::derive_enum(syn::parse2(forwarded).unwrap()).to_string()
     }
 
     #[test]

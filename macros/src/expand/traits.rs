@@ -61,6 +61,7 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
     };
     let schema = tr.attrs.schema.is_some();
     let ident = tr.ident().clone();
+    let description = super::schema::option_str(super::schema::docs(&item.attrs));
     item.supertraits
         .push(syn::parse_quote!(::json_subtypes::__private::Subtype));
     let ident = &ident;
@@ -125,7 +126,10 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                             fn json_schema(
                                 __generator: &mut #private::schema::schemars::SchemaGenerator,
                             ) -> #private::schema::schemars::Schema {
-                                #private::schema::registered::<dyn #ident>(__generator)
+                                #private::schema::described(
+                                    #private::schema::registered::<dyn #ident>(__generator),
+                                    #description,
+                                )
                             }
                         }
 
@@ -163,7 +167,7 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
         #item
 
         #[doc(hidden)]
-        #[allow(non_upper_case_globals, non_camel_case_types)]
+        #[allow(deprecated, non_upper_case_globals, non_camel_case_types, clippy::all, clippy::pedantic)]
         const _: () = {
             type __Markers = #private::marker::Markers<
                 dyn #ident + #send,
@@ -308,7 +312,7 @@ pub fn expand_impl(args: TokenStream, item: ItemImpl) -> TokenStream {
     quote! {
         #item
 
-        #[allow(non_upper_case_globals)]
+        #[allow(deprecated, non_upper_case_globals, clippy::all, clippy::pedantic)]
         const _: () = {
             #tagged_one
 
