@@ -643,8 +643,8 @@
 //! `deserialize_struct`, never `deserialize_any` (except for an adjacent tag
 //! of mixed kinds), so postcard and bincode round-trip them; a fallback
 //! needs a self-describing format. Not yet: `visible`, `when_field`
-//! (presence) and `schema` in these forms, and either form on enums, each a
-//! compile error (or `BuildError`) that says so.
+//! (presence) and `schema` in these forms, each a compile error (or
+//! `BuildError`) that says so.
 //!
 //! Shown by `test_representations`: `external_reads_writes_and_reads_back`,
 //! `external_errors`, `external_fallback_keeps_every_byte`,
@@ -653,6 +653,69 @@
 //! `profiles_read_and_write_their_form`,
 //! `adjacent_content_first_is_buffered_within_max_buffer`,
 //! `binary_formats_round_trip_external`, `binary_formats_round_trip_adjacent`.
+//!
+//! ### Enums in the external and adjacent forms
+//!
+//! The same words on an enum give serde's own forms of it, written by
+//! serde's derive (of a private twin), so the bytes are serde's in every
+//! format: `#[json_subtypes(external)]` is serde's default (a unit variant
+//! as a bare string, `"Fish"`; others as `{"Dog":{...}}`; in postcard and
+//! bincode the variant's index), `#[json_subtypes(tag = "type", content =
+//! "value")]` is serde's `#[serde(tag = "type", content = "value")]` (a unit
+//! variant as `{"type":"Fish"}`). Reading is serde's too (`deserialize_enum`
+//! for the external form, the adjacent tag as a unit variant), so what
+//! serde reads ours reads: a unit variant also as `{"Fish":null}`, the
+//! adjacent content before the tag, other keys beside the two. Tuple
+//! variants, serde's attributes on variants' fields and on the enum,
+//! `rename_all`, `rename_all_fields`, aliases and generics work as in the
+//! internal form; `deny_unknown_fields` (ours or serde's on the enum)
+//! refuses keys beside the adjacent form's two, in typetag's words
+//! (``unknown field `id`, expected `type` or `value` ``, where serde's enum
+//! says ``invalid value: string "id", expected "type" or "value"``). What
+//! ours adds: a `fallback` (a newtype variant) receives an unknown tag with
+//! the whole object, `{"Bird":{...}}` or `{"type":"Bird",...}`, and writes
+//! it back unchanged; it needs a self-describing format. Where serde cannot
+//! read back its own adjacent form (postcard and bincode, whose tag serde
+//! asks for with `deserialize_identifier`; compact MessagePack's unit and
+//! struct variants), ours reads it.
+//!
+//! ```
+//! use json_subtypes::{json_subtypes, Unknown};
+//!
+//! #[json_subtypes(external)]
+//! #[derive(Debug, PartialEq)]
+//! enum Animal {
+//!     Dog { name: String },
+//!     Fish,
+//!     #[json_subtypes(fallback)]
+//!     Other(Unknown),
+//! }
+//!
+//! let fish: Animal = serde_json::from_str(r#""Fish""#)?;
+//! assert_eq!(fish, Animal::Fish);
+//! assert_eq!(serde_json::to_string(&fish)?, r#""Fish""#);
+//! let bird: Animal = serde_json::from_str(r#"{"Bird":{"wings":2}}"#)?;
+//! assert_eq!(serde_json::to_string(&bird)?, r#"{"Bird":{"wings":2}}"#);
+//! let bytes = postcard::to_allocvec(&fish).unwrap();
+//! assert_eq!(bytes, [1]);
+//! assert_eq!(postcard::from_bytes::<Animal>(&bytes).unwrap(), Animal::Fish);
+//! # Ok::<(), serde_json::Error>(())
+//! ```
+//!
+//! Tags are strings in these forms (serde writes a variant as its name),
+//! so `tag_type`, integer and bool tags are compile errors; so are
+//! `nested` (the payload sits apart from the tag), `when_field`, `visible`,
+//! and a fallback that is not a newtype variant. Not yet: `JsonSchema`
+//! (with the `schemars` feature) and `Tagged` for such an enum's payloads,
+//! which are not implemented for these forms. Shown by
+//! `test_vs_serde_representations`: `external_is_serdes_default` and
+//! `adjacent_is_serdes_tag_and_content` (JSON, CBOR, MessagePack compact and
+//! named, postcard, bincode), `external_json`, `adjacent_json`,
+//! `external_reads_what_serde_reads`, `adjacent_reads_what_serde_reads`,
+//! `external_fallback_keeps_every_byte`, `adjacent_fallback_keeps_every_byte`,
+//! `fallback_in_cbor`, `adjacent_deny_unknown_fields`,
+//! `generic_enums_as_serde`, `external_errors`, `adjacent_errors`; the
+//! refusals by `tests/ui/enum-apart-forms-refuse.rs`.
 //!
 //! `dyn Trait + Send`, `dyn Trait + Sync` and `dyn Trait + Send + Sync`
 //! serialize too, and their boxes deserialize, without `Send` or `Sync` on
@@ -1208,6 +1271,7 @@ pub mod __private {
     };
     pub use crate::fallback::{fallback_holds, FallbackProbe, ProbeAny, ProbeNotAMap};
     pub use crate::object::{Subtype, Upcast};
+    pub use crate::representation::enums::{deserialize_adjacent, deserialize_external};
     pub use crate::rest::{HeadFirst, Payload, VariantDeserializer};
     pub use crate::shape::{fields, newtype, no_variant, unit, FieldRefs, FieldTuple, StructShape};
     pub use json_subtypes_macros::__JsonSubtypes;

@@ -104,7 +104,8 @@ impl<'a> Container<'a> {
     pub fn from_ast(cx: &Ctxt, attrs: ContainerAttrs, item: &'a ItemEnum) -> Self {
         let rule = attrs.rename_all.as_ref().map(|r| r.value);
         let tag_type = attrs.tag_type.clone();
-        let tagged = attrs.tag.is_some();
+        // The external form's tags are the map's keys: it has no tag key.
+        let tagged = attrs.tag.is_some() || attrs.external.is_some();
         let variants = item
             .variants
             .iter()
@@ -271,7 +272,17 @@ impl<'a> Container<'a> {
 
     /// No tag key: variants are told apart by the fields present.
     pub fn is_presence(&self) -> bool {
-        self.attrs.tag.is_none()
+        self.attrs.tag.is_none() && self.attrs.external.is_none()
+    }
+
+    /// The externally or adjacently tagged form, named by its key
+    /// (`external`, `content`); `None` for the internally tagged form.
+    pub fn apart_form(&self) -> Option<&'static str> {
+        match (&self.attrs.external, &self.attrs.content) {
+            (Some(_), _) => Some("external"),
+            (None, Some(_)) => Some("content"),
+            (None, None) => None,
+        }
     }
 
     pub fn fallback(&self) -> Option<usize> {

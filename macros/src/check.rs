@@ -30,7 +30,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     check_exact_numbers_buffers(cx, &cont.attrs);
     check_container_serde_attrs(cx, cont);
     check_variant_serde_attrs(cx, cont);
-    check_representation_on_enum(cx, &cont.attrs);
+    check_enum_representation(cx, cont);
     check_rename_all_fields_once(cx, cont);
 }
 
@@ -111,7 +111,8 @@ fn check_fallback_has_no_tag(cx: &Ctxt, cont: &Container) {
 /// With a tag, the tag decides; mixing in field presence would make two
 /// rules for one choice.
 fn check_when_field_needs_presence(cx: &Ctxt, cont: &Container) {
-    if cont.is_presence() {
+    // The external and adjacent forms have their own message.
+    if cont.is_presence() || cont.apart_form().is_some() {
         return;
     }
     for variant in &cont.variants {
@@ -214,6 +215,11 @@ pub fn check_no_serde_derive(cx: &Ctxt, attrs: &[syn::Attribute]) {
 /// A tag needs a map to live in: tuple variants with several fields are
 /// sequences.
 fn check_variant_styles(cx: &Ctxt, cont: &Container) {
+    // The external and adjacent forms hold a tuple variant's fields apart
+    // from the tag, as serde does.
+    if cont.apart_form().is_some() {
+        return;
+    }
     for variant in &cont.variants {
         if variant.style == Style::Tuple {
             cx.error_spanned_by(
@@ -248,6 +254,10 @@ fn check_unique_tags(cx: &Ctxt, cont: &Container) {
 /// A struct variant field serialized under the tag's name would write the
 /// key twice, unless the container says `visible` (the field is the tag).
 fn check_fields_named_like_tag(cx: &Ctxt, cont: &Container) {
+    // In the adjacent form the fields sit under the content key.
+    if cont.apart_form().is_some() {
+        return;
+    }
     let Some(tag) = cont.tag_key() else { return };
     let visible = cont.attrs.visible.is_some();
     for variant in &cont.variants {
@@ -277,6 +287,10 @@ fn check_visible(cx: &Ctxt, cont: &Container) {
     let Some(visible) = &cont.attrs.visible else {
         return;
     };
+    // The external and adjacent forms have their own message.
+    if cont.apart_form().is_some() {
+        return;
+    }
     if cont.attrs.tag.is_none() && !cont.attrs.had_unknown_key {
         cx.error_spanned_by(
             visible,
@@ -349,7 +363,7 @@ fn check_container_serde_attrs(cx: &Ctxt, cont: &Container) {
             ),
             "content" => conflict(
                 key,
-                "remove it; `#[json_subtypes]` writes the payload's fields beside the tag",
+                "for the adjacently tagged form write `#[json_subtypes(tag = \"...\", content = \"...\")]`",
             ),
             "remote" | "from" | "try_from" | "into" | "transparent" | "variant_identifier"
             | "field_identifier" => {
@@ -733,27 +747,58 @@ fn check_schema_is_internal(cx: &Ctxt, attrs: &ContainerAttrs) {
     }
 }
 
-/// The external and adjacent forms are read and written for trait objects
-/// and profiles; an enum's generated code reads the internal form only.
-fn check_representation_on_enum(cx: &Ctxt, attrs: &ContainerAttrs) {
-    let keys = [
-        attrs
-            .external
-            .as_ref()
-            .map(|k| (k.tokens.clone(), "external")),
-        attrs
-            .content
-            .as_ref()
-            .map(|k| (k.tokens.clone(), "content")),
-        attrs
-            .deny_unknown_fields
-            .as_ref()
-            .map(|k| (k.tokens.clone(), "deny_unknown_fields")),
-    ];
-    for (tokens, key) in keys.into_iter().flatten() {
+/// An enum in the externally or adjacently tagged form is written by
+/// serde's derive and read as serde reads it: a variant's tag is its name
+/// (its index in postcard and bincode), so the tags are strings, and the
+/// payload sits apart from the tag.
+fn check_enum_representation(cx: &Ctxt, cont: &Container) {
+    let attrs = &cont.attrs;
+    check_external_has_no_tag_key(cx, attrs);
+    check_content_needs_tag(cx, attrs);
+    check_deny_unknown_fields_needs_content(cx, attrs);
+    check_tag_apart_from_payload(cx, attrs);
+    check_external_buffers_nothing(cx, attrs);
+    let Some(form) = cont.apart_form() else {
+        return;
+    };
+    let why = "serde writes an enum's variant as its name (its index in postcard and bincode), and reads it back so";
+    if let Some(tag_type) = &attrs.tag_type {
         cx.error_spanned_by(
-            tokens,
-            format!("`{key}` is for traits so far: an annotated enum reads and writes the internally tagged form only; remove `{key}`, or derive serde's `Serialize` and `Deserialize` for this form"),
+            tag_type,
+            format!("`tag_type` with `{form}` on an enum: {why}, so its tags are strings; remove `tag_type`, or remove `{form}` for the internally tagged form"),
         );
+    }
+    for variant in &cont.variants {
+        if attrs.tag_type.is_none() {
+            for tag in variant
+                .tags
+                .iter()
+                .filter(|t| !matches!(t.value, TagValue::Str(_)))
+            {
+                cx.error_spanned_by(
+                    tag,
+                    format!("a tag that is not a string with `{form}` on an enum: {why}; give the variant a string tag, or remove `{form}` for the internally tagged form"),
+                );
+            }
+        }
+        if let Some(nested) = &variant.attrs.nested {
+            cx.error_spanned_by(
+                nested,
+                format!("`nested` reads the child's tag from the parent's object, and with `{form}` the payload sits apart from the tag; remove `nested` (the child is then read as an ordinary payload), or remove `{form}`"),
+            );
+        }
+        for field in &variant.attrs.when_fields {
+            cx.error_spanned_by(
+                field,
+                format!("`when_field` picks variants by their fields, which only the internally tagged form does; remove it, or remove `{form}`"),
+            );
+        }
+        if let (Some(fallback), false) = (&variant.attrs.fallback, variant.style == Style::Newtype)
+        {
+            cx.error_spanned_by(
+                fallback,
+                format!("with `{form}`, the fallback receives the whole object, so it holds one value: make it a newtype variant, e.g. `Other(json_subtypes::Unknown)`"),
+            );
+        }
     }
 }

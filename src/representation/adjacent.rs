@@ -294,7 +294,9 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for AdjacentVisitor<'de, S> {
         };
         match seq.next_element_seed(BuildSeed { subtypes: s, index })? {
             Some(value) => Ok(value),
-            None => Err(A::Error::invalid_length(1, &self)),
+            // No content (serde writes a unit variant's struct so): a unit,
+            // as in a map.
+            None => build_from(s, index, ().into_deserializer()),
         }
     }
 }

@@ -19,6 +19,7 @@ use crate::object::{JsonOut, Subtype};
 use crate::tag::{OwnedLiteral, TagRequest, TagSink};
 
 pub(crate) mod adjacent;
+pub(crate) mod enums;
 pub(crate) mod external;
 
 pub(crate) use self::adjacent::Adjacent;
@@ -83,6 +84,9 @@ impl<'de, S: Subtypes<'de>> DeserializeSeed<'de> for TagSeed<'_, 'de, S> {
 
     #[inline]
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<u32>, D::Error> {
+        if S::TAG_IS_VARIANT {
+            return self.subtypes.read_variant_tag(deserializer, self.sink);
+        }
         let request = self.subtypes.tag_request();
         self.subtypes.read_tag(
             Requested {
