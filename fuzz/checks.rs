@@ -350,7 +350,7 @@ pub fn check_unknown(data: &[u8]) {
 
 /// Ours against serde's internally tagged enum on the same bytes: both read
 /// the same value or both refuse; and our externally and adjacently tagged
-/// trait objects against serde's enums of those forms. serde keeps the last of duplicate keys
+/// trait objects and enums against serde's enums of those forms. serde keeps the last of duplicate keys
 /// where we refuse a second tag, so inputs with duplicate tags are skipped.
 pub fn check_differential(data: &[u8]) {
     // Writing an enum payload: the same bytes as serde's, read back alike.
@@ -386,6 +386,74 @@ pub fn check_differential(data: &[u8]) {
     }
     same_as_serde::<Box<dyn Wrapped>, SerdeWrapped>(data);
     same_as_serde::<Box<dyn Adjacent>, SerdeAdjacent>(data);
+    same_as_serde::<WrappedEnum, SerdeWrappedEnum>(data);
+    same_as_serde::<AdjacentEnum, SerdeAdjacentEnum>(data);
+}
+
+/// An enum in the externally tagged form, against serde's derive of the
+/// same enum: unit, newtype, tuple and struct variants, an alias.
+#[json_subtypes(external)]
+#[derive(Debug, Clone, PartialEq)]
+pub enum WrappedEnum {
+    #[json_subtypes(name = "dog", alias = "d")]
+    Dog(Dog),
+    #[json_subtypes(name = "inner")]
+    Inner(Inner),
+    Unit,
+    Pair(u8, String),
+    Fields {
+        a: u8,
+        #[serde(default)]
+        b: Option<String>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum SerdeWrappedEnum {
+    #[serde(rename = "dog", alias = "d")]
+    Dog(Dog),
+    #[serde(rename = "inner")]
+    Inner(Inner),
+    Unit,
+    Pair(u8, String),
+    Fields {
+        a: u8,
+        #[serde(default)]
+        b: Option<String>,
+    },
+}
+
+/// The same enum in the adjacently tagged form, against serde's.
+#[json_subtypes(tag = "type", content = "value")]
+#[derive(Debug, Clone, PartialEq)]
+pub enum AdjacentEnum {
+    #[json_subtypes(name = "dog", alias = "d")]
+    Dog(Dog),
+    #[json_subtypes(name = "inner")]
+    Inner(Inner),
+    Unit,
+    Pair(u8, String),
+    Fields {
+        a: u8,
+        #[serde(default)]
+        b: Option<String>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", content = "value")]
+pub enum SerdeAdjacentEnum {
+    #[serde(rename = "dog", alias = "d")]
+    Dog(Dog),
+    #[serde(rename = "inner")]
+    Inner(Inner),
+    Unit,
+    Pair(u8, String),
+    Fields {
+        a: u8,
+        #[serde(default)]
+        b: Option<String>,
+    },
 }
 
 /// The externally tagged form of trait objects, against serde's
