@@ -705,9 +705,17 @@
 //! Tags are strings in these forms (serde writes a variant as its name),
 //! so `tag_type`, integer and bool tags are compile errors; so are
 //! `nested` (the payload sits apart from the tag), `when_field`, `visible`,
-//! and a fallback that is not a newtype variant. Not yet: `JsonSchema`
-//! (with the `schemars` feature) and `Tagged` for such an enum's payloads,
-//! which are not implemented for these forms. Shown by
+//! and a fallback that is not a newtype variant. With the `schemars`
+//! feature the enum's schema is the form's `oneOf`: in the external form a
+//! unit variant's tags as strings and one single-property object per tag
+//! (as schemars describes serde's enums), the fallback any object of one
+//! property no variant claims; in the adjacent form the tag's `const` or
+//! `enum` beside the content (none for a unit variant), OpenAPI's
+//! `discriminator` naming the tag key (`test_schema`:
+//! `external_form_schema_validates_what_it_writes`,
+//! `external_form_fallback_takes_one_unclaimed_key`,
+//! `adjacent_form_schema_validates_what_it_writes`). Not yet: `Tagged` for
+//! such an enum's payloads (it writes the internal form). Shown by
 //! `test_vs_serde_representations`: `external_is_serdes_default` and
 //! `adjacent_is_serdes_tag_and_content` (JSON, CBOR, MessagePack compact and
 //! named, postcard, bincode), `external_json`, `adjacent_json`,

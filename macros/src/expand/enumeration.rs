@@ -297,13 +297,11 @@ fn generate(cont: &Container) -> TokenStream {
         }
     };
     // `JsonSchema`, kept only when the runtime's `schemars` feature is on.
-    // The schemas and `Tagged` describe the internally tagged form only.
-    let (schema, tagged_one) = match apart {
-        None => (
-            super::schema::generate(cont),
-            super::tagged_one::generate(cont),
-        ),
-        Some(_) => (quote!(), quote!()),
+    let schema = super::schema::generate(cont);
+    // `Tagged` writes the internally tagged form only.
+    let tagged_one = match apart {
+        None => super::tagged_one::generate(cont),
+        Some(_) => quote!(),
     };
 
     // Without serde attributes that change how a variant's content is read
