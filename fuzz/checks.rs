@@ -349,7 +349,8 @@ pub fn check_unknown(data: &[u8]) {
 }
 
 /// Ours against serde's internally tagged enum on the same bytes: both read
-/// the same value or both refuse. serde keeps the last of duplicate keys
+/// the same value or both refuse; and our externally and adjacently tagged
+/// trait objects and enums against serde's enums of those forms. serde keeps the last of duplicate keys
 /// where we refuse a second tag, so inputs with duplicate tags are skipped.
 pub fn check_differential(data: &[u8]) {
     // Writing an enum payload: the same bytes as serde's, read back alike.
@@ -381,6 +382,145 @@ pub fn check_differential(data: &[u8]) {
         _ => panic!(
             "{}: ours {ours:?}, serde {theirs:?}",
             String::from_utf8_lossy(data)
+        ),
+    }
+    same_as_serde::<Box<dyn Wrapped>, SerdeWrapped>(data);
+    same_as_serde::<Box<dyn Adjacent>, SerdeAdjacent>(data);
+    same_as_serde::<WrappedEnum, SerdeWrappedEnum>(data);
+    same_as_serde::<AdjacentEnum, SerdeAdjacentEnum>(data);
+}
+
+/// An enum in the externally tagged form, against serde's derive of the
+/// same enum: unit, newtype, tuple and struct variants, an alias.
+#[json_subtypes(external)]
+#[derive(Debug, Clone, PartialEq)]
+pub enum WrappedEnum {
+    #[json_subtypes(name = "dog", alias = "d")]
+    Dog(Dog),
+    #[json_subtypes(name = "inner")]
+    Inner(Inner),
+    Unit,
+    Pair(u8, String),
+    Fields {
+        a: u8,
+        #[serde(default)]
+        b: Option<String>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum SerdeWrappedEnum {
+    #[serde(rename = "dog", alias = "d")]
+    Dog(Dog),
+    #[serde(rename = "inner")]
+    Inner(Inner),
+    Unit,
+    Pair(u8, String),
+    Fields {
+        a: u8,
+        #[serde(default)]
+        b: Option<String>,
+    },
+}
+
+/// The same enum in the adjacently tagged form, against serde's.
+#[json_subtypes(tag = "type", content = "value")]
+#[derive(Debug, Clone, PartialEq)]
+pub enum AdjacentEnum {
+    #[json_subtypes(name = "dog", alias = "d")]
+    Dog(Dog),
+    #[json_subtypes(name = "inner")]
+    Inner(Inner),
+    Unit,
+    Pair(u8, String),
+    Fields {
+        a: u8,
+        #[serde(default)]
+        b: Option<String>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", content = "value")]
+pub enum SerdeAdjacentEnum {
+    #[serde(rename = "dog", alias = "d")]
+    Dog(Dog),
+    #[serde(rename = "inner")]
+    Inner(Inner),
+    Unit,
+    Pair(u8, String),
+    Fields {
+        a: u8,
+        #[serde(default)]
+        b: Option<String>,
+    },
+}
+
+/// The externally tagged form of trait objects, against serde's
+/// externally tagged enum on the same bytes.
+#[json_subtypes(external)]
+pub trait Wrapped: std::fmt::Debug {}
+
+#[json_subtypes(name = "dog", alias = "d")]
+impl Wrapped for Dog {}
+
+#[json_subtypes(name = "inner")]
+impl Wrapped for Inner {}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum SerdeWrapped {
+    #[serde(rename = "dog", alias = "d")]
+    Dog(Dog),
+    #[serde(rename = "inner")]
+    Inner(Inner),
+}
+
+/// The adjacently tagged form of trait objects, against serde's adjacently
+/// tagged enum on the same bytes.
+#[json_subtypes(tag = "type", content = "value")]
+pub trait Adjacent: std::fmt::Debug {}
+
+#[json_subtypes(name = "dog", alias = "d")]
+impl Adjacent for Dog {}
+
+#[json_subtypes(name = "inner")]
+impl Adjacent for Inner {}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", content = "value")]
+pub enum SerdeAdjacent {
+    #[serde(rename = "dog", alias = "d")]
+    Dog(Dog),
+    #[serde(rename = "inner")]
+    Inner(Inner),
+}
+
+/// Ours and serde's twin read `data` alike: the same value (written as the
+/// same bytes) or both an error; and each writes what the other reads.
+fn same_as_serde<Ours, Theirs>(data: &[u8])
+where
+    Ours: Serialize + for<'de> Deserialize<'de>,
+    Theirs: Serialize + for<'de> Deserialize<'de>,
+{
+    let ours = serde_json::from_slice::<Ours>(data);
+    let theirs = serde_json::from_slice::<Theirs>(data);
+    match (&ours, &theirs) {
+        (Ok(a), Ok(b)) => {
+            let a = serde_json::to_string(a).unwrap();
+            let b = serde_json::to_string(b).unwrap();
+            assert_eq!(a, b);
+            serde_json::from_str::<Theirs>(&a).expect("serde reads what we write");
+            serde_json::from_str::<Ours>(&b).expect("we read what serde writes");
+        }
+        (Err(_), Err(_)) => {}
+        _ => panic!(
+            "{}: ours {}, serde {}",
+            String::from_utf8_lossy(data),
+            ours.as_ref()
+                .map_or_else(ToString::to_string, |_| "Ok".to_owned()),
+            theirs
+                .as_ref()
+                .map_or_else(ToString::to_string, |_| "Ok".to_owned()),
         ),
     }
 }

@@ -23,6 +23,9 @@ where
     if let Some(problem) = &registry.fatal {
         return Err(de::Error::custom(problem));
     }
+    if T::__JSON_SUBTYPES_INTERNAL {
+        return registry.read_internal(deserializer);
+    }
     registry.read(deserializer)
 }
 
@@ -68,7 +71,11 @@ where
 {
     match scoped::<T>() {
         Some(profile) => profile.serialize(value, serializer),
-        None => T::registry().serialize(value, serializer),
+        // A constant: a trait in the internal form writes without asking.
+        None if T::__JSON_SUBTYPES_INTERNAL => {
+            T::registry().write::<false, S, T>(value, serializer)
+        }
+        None => T::registry().write::<true, S, T>(value, serializer),
     }
 }
 

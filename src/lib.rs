@@ -580,6 +580,151 @@
 //! allocations are checked by the invariants of `benches/alloc_count.rs`
 //! (`cargo bench --bench alloc_count` fails when one breaks), not by a test.
 //!
+//! ## Representations: how the tag sits beside the payload
+//!
+//! A trait's attribute (and a profile's builder) picks one of three forms,
+//! each byte for byte the one typetag and serde write:
+//!
+//! | trait attribute | builder | JSON of `Circle { r: 1.0 }` | peers with these bytes |
+//! |---|---|---|---|
+//! | `tag = "type"` (internal) | `.tag("type")` | `{"type":"Circle","r":1.0}` | serde's and typetag's `tag` |
+//! | `tag = "type", content = "value"` (adjacent) | `.tag("type").content("value")` | `{"type":"Circle","value":{"r":1.0}}` | serde's and typetag's `tag` + `content` |
+//! | `external` | `.external()` | `{"Circle":{"r":1.0}}` | typetag's default, serde's default for enums |
+//!
+//! ```
+//! use json_subtypes::json_subtypes;
+//! use serde::{Deserialize, Serialize};
+//!
+//! #[json_subtypes(external)]
+//! trait Plugin {}
+//!
+//! #[json_subtypes(tag = "type", content = "value")]
+//! trait Event {}
+//!
+//! #[derive(Serialize, Deserialize)]
+//! struct Click {
+//!     x: u32,
+//! }
+//!
+//! #[derive(Serialize, Deserialize)]
+//! struct Reset;
+//!
+//! #[json_subtypes]
+//! impl Plugin for Click {}
+//! #[json_subtypes]
+//! impl Plugin for Reset {}
+//! #[json_subtypes(name = "click")]
+//! impl Event for Click {}
+//!
+//! let plugin: Box<dyn Plugin> = serde_json::from_str(r#"{"Click":{"x":3}}"#)?;
+//! assert_eq!(serde_json::to_string(&plugin)?, r#"{"Click":{"x":3}}"#);
+//! let unit: Box<dyn Plugin> = serde_json::from_str(r#"{"Reset":null}"#)?;
+//! assert_eq!(serde_json::to_string(&unit)?, r#"{"Reset":null}"#);
+//! // The content may come before the tag, and other keys are ignored.
+//! let event: Box<dyn Event> = serde_json::from_str(r#"{"value":{"x":3},"id":7,"type":"click"}"#)?;
+//! assert_eq!(serde_json::to_string(&event)?, r#"{"type":"click","value":{"x":3}}"#);
+//! // Both read back what postcard and bincode wrote.
+//! let bytes = postcard::to_allocvec(&event).unwrap();
+//! let event: Box<dyn Event> = postcard::from_bytes(&bytes).unwrap();
+//! # Ok::<(), serde_json::Error>(())
+//! ```
+//!
+//! In both, tags are strings, integers or bools, with aliases; with the tag
+//! first nothing is buffered. The external form's tag is a map key, which
+//! JSON writes as a string: its tags must all be of one kind (a registry
+//! that mixes them is an error at use, a profile a `BuildError`), and an
+//! empty map or one of two entries is an error. The adjacent form reads the
+//! content before the tag by buffering it (within `max_buffer`; refused by
+//! `require_tag_first`), reads a missing content as a unit, and with
+//! `deny_unknown_fields` refuses other keys (``unknown field `id`, expected
+//! `type` or `value` ``). A fallback receives the whole object, an unknown
+//! external key or adjacent tag included, and an `Unknown` in it writes it
+//! back unchanged. Both forms read with `deserialize_map` or
+//! `deserialize_struct`, never `deserialize_any` (except for an adjacent tag
+//! of mixed kinds), so postcard and bincode round-trip them; a fallback
+//! needs a self-describing format. Not yet: `visible`, `when_field`
+//! (presence) and `schema` in these forms, each a compile error (or
+//! `BuildError`) that says so.
+//!
+//! Shown by `test_representations`: `external_reads_writes_and_reads_back`,
+//! `external_errors`, `external_fallback_keeps_every_byte`,
+//! `adjacent_reads`, `adjacent_writes`, `adjacent_errors`,
+//! `adjacent_deny_unknown_fields`, `adjacent_fallback_keeps_every_byte`,
+//! `profiles_read_and_write_their_form`,
+//! `adjacent_content_first_is_buffered_within_max_buffer`,
+//! `binary_formats_round_trip_external`, `binary_formats_round_trip_adjacent`.
+//!
+//! ### Enums in the external and adjacent forms
+//!
+//! The same words on an enum give serde's own forms of it, written by
+//! serde's derive (of a private twin), so the bytes are serde's in every
+//! format: `#[json_subtypes(external)]` is serde's default (a unit variant
+//! as a bare string, `"Fish"`; others as `{"Dog":{...}}`; in postcard and
+//! bincode the variant's index), `#[json_subtypes(tag = "type", content =
+//! "value")]` is serde's `#[serde(tag = "type", content = "value")]` (a unit
+//! variant as `{"type":"Fish"}`). Reading is serde's too (`deserialize_enum`
+//! for the external form, the adjacent tag as a unit variant), so what
+//! serde reads ours reads: a unit variant also as `{"Fish":null}`, the
+//! adjacent content before the tag, other keys beside the two. Tuple
+//! variants, serde's attributes on variants' fields and on the enum,
+//! `rename_all`, `rename_all_fields`, aliases and generics work as in the
+//! internal form; `deny_unknown_fields` (ours or serde's on the enum)
+//! refuses keys beside the adjacent form's two, in typetag's words
+//! (``unknown field `id`, expected `type` or `value` ``, where serde's enum
+//! says ``invalid value: string "id", expected "type" or "value"``). What
+//! ours adds: a `fallback` (a newtype variant) receives an unknown tag with
+//! the whole object, `{"Bird":{...}}` or `{"type":"Bird",...}`, and writes
+//! it back unchanged; it needs a self-describing format. Where serde cannot
+//! read back its own adjacent form (postcard and bincode, whose tag serde
+//! asks for with `deserialize_identifier`; compact MessagePack's unit and
+//! struct variants), ours reads it.
+//!
+//! ```
+//! use json_subtypes::{json_subtypes, Unknown};
+//!
+//! #[json_subtypes(external)]
+//! #[derive(Debug, PartialEq)]
+//! enum Animal {
+//!     Dog { name: String },
+//!     Fish,
+//!     #[json_subtypes(fallback)]
+//!     Other(Unknown),
+//! }
+//!
+//! let fish: Animal = serde_json::from_str(r#""Fish""#)?;
+//! assert_eq!(fish, Animal::Fish);
+//! assert_eq!(serde_json::to_string(&fish)?, r#""Fish""#);
+//! let bird: Animal = serde_json::from_str(r#"{"Bird":{"wings":2}}"#)?;
+//! assert_eq!(serde_json::to_string(&bird)?, r#"{"Bird":{"wings":2}}"#);
+//! let bytes = postcard::to_allocvec(&fish).unwrap();
+//! assert_eq!(bytes, [1]);
+//! assert_eq!(postcard::from_bytes::<Animal>(&bytes).unwrap(), Animal::Fish);
+//! # Ok::<(), serde_json::Error>(())
+//! ```
+//!
+//! Tags are strings in these forms (serde writes a variant as its name),
+//! so `tag_type`, integer and bool tags are compile errors; so are
+//! `nested` (the payload sits apart from the tag), `when_field`, `visible`,
+//! and a fallback that is not a newtype variant. With the `schemars`
+//! feature the enum's schema is the form's `oneOf`: in the external form a
+//! unit variant's tags as strings and one single-property object per tag
+//! (as schemars describes serde's enums), the fallback any object of one
+//! property no variant claims; in the adjacent form the tag's `const` or
+//! `enum` beside the content (none for a unit variant), OpenAPI's
+//! `discriminator` naming the tag key (`test_schema`:
+//! `external_form_schema_validates_what_it_writes`,
+//! `external_form_fallback_takes_one_unclaimed_key`,
+//! `adjacent_form_schema_validates_what_it_writes`). Not yet: `Tagged` for
+//! such an enum's payloads (it writes the internal form). Shown by
+//! `test_vs_serde_representations`: `external_is_serdes_default` and
+//! `adjacent_is_serdes_tag_and_content` (JSON, CBOR, MessagePack compact and
+//! named, postcard, bincode), `external_json`, `adjacent_json`,
+//! `external_reads_what_serde_reads`, `adjacent_reads_what_serde_reads`,
+//! `external_fallback_keeps_every_byte`, `adjacent_fallback_keeps_every_byte`,
+//! `fallback_in_cbor`, `adjacent_deny_unknown_fields`,
+//! `generic_enums_as_serde`, `external_errors`, `adjacent_errors`; the
+//! refusals by `tests/ui/enum-apart-forms-refuse.rs`.
+//!
 //! `dyn Trait + Send`, `dyn Trait + Sync` and `dyn Trait + Send + Sync`
 //! serialize too, and their boxes deserialize, without `Send` or `Sync` on
 //! the trait, so `Vec<Box<dyn Shape + Send + Sync>>` works in a derived
@@ -827,7 +972,12 @@
 //! self-describing (CBOR and MessagePack are not human-readable, yet are),
 //! and a `Serializer` does not either, so this cannot be an error at write
 //! time. Shown by `test_formats`: `postcard_and_bincode_write_but_refuse_to_read`,
-//! `postcard_and_bincode_refuse_to_read_trait_objects`. serde_test works unconfigured:
+//! `postcard_and_bincode_refuse_to_read_trait_objects`. Trait objects and
+//! profiles in the externally or adjacently tagged form (see
+//! "Representations") start with `deserialize_map` or `deserialize_struct`
+//! instead, so postcard and bincode read them back, the bytes typetag
+//! writes and reads (`test_vs_typetag`: `external_is_typetags_default`,
+//! `adjacent_is_typetags_tag_and_content`). serde_test works unconfigured:
 //! the format's `is_human_readable` is asked only when something is buffered
 //! (entries before the tag, a `tag_type` tag kept for a fallback: a replay
 //! must answer as the format did), or on the type-erased path of trait
@@ -1082,6 +1232,7 @@ mod native;
 mod object;
 mod profile;
 mod registry;
+mod representation;
 // Reached only through `__private`.
 #[allow(missing_docs)]
 mod rest;
@@ -1128,6 +1279,7 @@ pub mod __private {
     };
     pub use crate::fallback::{fallback_holds, FallbackProbe, ProbeAny, ProbeNotAMap};
     pub use crate::object::{Subtype, Upcast};
+    pub use crate::representation::enums::{deserialize_adjacent, deserialize_external};
     pub use crate::rest::{HeadFirst, Payload, VariantDeserializer};
     pub use crate::shape::{fields, newtype, no_variant, unit, FieldRefs, FieldTuple, StructShape};
     pub use json_subtypes_macros::__JsonSubtypes;

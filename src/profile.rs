@@ -13,6 +13,7 @@ use serde::ser::{Serialize, Serializer};
 
 use crate::object::{Subtype, Upcast};
 use crate::registry::{Described, Member, Registered, Registry, TagPosition};
+use crate::representation::Representation;
 use crate::tag::OwnedLiteral;
 
 /// A tag value given to [`ProfileBuilder::subtype`]: a string, an integer
@@ -164,6 +165,11 @@ pub struct ProfileBuilder<T: ?Sized + 'static> {
     require_tag_first: bool,
     exact_numbers: bool,
     visible: bool,
+    /// `external`: the tag is the one key of a map.
+    external: bool,
+    /// `content`: the payload's key beside the tag key.
+    content: Option<String>,
+    deny_unknown_fields: bool,
     problems: Vec<String>,
 }
 
@@ -198,6 +204,9 @@ impl<T: ?Sized + 'static> Profile<T> {
             require_tag_first: false,
             exact_numbers: false,
             visible: false,
+            external: false,
+            content: None,
+            deny_unknown_fields: false,
             problems: Vec::new(),
         }
     }
@@ -350,6 +359,14 @@ impl<T: ?Sized + Registered + 'static> Profile<T> {
         (builder.max_buffer, builder.require_tag_first) = registry.limits();
         builder.exact_numbers = registry.exact_numbers_value();
         builder.visible = registry.is_visible();
+        match registry.representation() {
+            Representation::Internal => {}
+            Representation::External => builder.external = true,
+            Representation::Adjacent(form) => {
+                builder.content = Some(form.content().to_owned());
+                builder.deny_unknown_fields = form.deny_unknown_fields;
+            }
+        }
         builder
     }
 
@@ -370,6 +387,47 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
                 .push("tag(\"\"): the tag key cannot be empty".to_owned());
         }
         self.tag = Some(key);
+        self.external = false;
+        self
+    }
+
+    /// The externally tagged form, `{"circle":{"r":1.0}}`: each value is a
+    /// map with one entry, the subtype's tag its key and the payload its
+    /// value (typetag's default form, serde's default for enums). There is
+    /// no tag key: this replaces [`tag`](Self::tag) and
+    /// [`content`](Self::content), and `tag` replaces it in turn. Nothing
+    /// is ever buffered, so `max_buffer` and `require_tag_first` hold
+    /// without checking; an unknown key lands in the fallback, which reads
+    /// (and writes back) the whole map.
+    pub fn external(mut self) -> Self {
+        self.external = true;
+        self.tag = None;
+        self.content = None;
+        self
+    }
+
+    /// The adjacently tagged form, `{"kind":"circle","value":{"r":1.0}}`:
+    /// the tag under the [`tag`](Self::tag) key and the payload under
+    /// `key` (serde's and typetag's `tag` + `content`). Content before the
+    /// tag is buffered, within [`max_buffer`](Self::max_buffer); other keys
+    /// are ignored unless [`deny_unknown_fields`](Self::deny_unknown_fields).
+    /// Replaces [`external`](Self::external).
+    pub fn content(mut self, key: impl Into<String>) -> Self {
+        let key = key.into();
+        if key.is_empty() {
+            self.problems
+                .push("content(\"\"): the content key cannot be empty".to_owned());
+        }
+        self.content = Some(key);
+        self.external = false;
+        self
+    }
+
+    /// With [`content`](Self::content): whether a key other than the tag
+    /// and content keys is refused (``unknown field `x`, expected `kind` or
+    /// `value` ``) rather than ignored. Off by default.
+    pub fn deny_unknown_fields(mut self, deny: bool) -> Self {
+        self.deny_unknown_fields = deny;
         self
     }
 
@@ -583,9 +641,74 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
         self
     }
 
+    /// The problems of `external` and `content` with the other settings.
+    fn check_representation(
+        &self,
+        problems: &mut Vec<String>,
+        position: TagPosition,
+        subtypes: &[Member],
+        presence: &[&Member],
+    ) {
+        let form = match (&self.content, self.external) {
+            (Some(content), _) => {
+                if self.tag.is_none() {
+                    problems.push(format!(
+                        "content({content:?}): the content key sits beside a tag key; call `.tag(\"...\")`"
+                    ));
+                }
+                if position == TagPosition::Omit {
+                    problems.push(format!(
+                        "tag_position(Omit) with content({content:?}): the adjacently tagged form writes its tag beside the content; use TagPosition::First or Last"
+                    ));
+                }
+                "adjacently"
+            }
+            (None, true) => {
+                let tags = subtypes.iter().flat_map(|s| s.tag.iter().chain(&s.aliases));
+                let mut kinds = tags.map(|tag| match tag {
+                    OwnedLiteral::Str(_) => 0,
+                    OwnedLiteral::Bool(_) => 1,
+                    OwnedLiteral::I64(_) | OwnedLiteral::U64(_) => 2,
+                });
+                if let Some(first) = kinds.next() {
+                    if kinds.any(|kind| kind != first) {
+                        problems.push(
+                            "external() with tags of several kinds: an externally tagged value's tag is a map key, and JSON writes every key as a string, so an integer or bool tag could not be told from a string; give every subtype a tag of one kind".to_owned(),
+                        );
+                    }
+                }
+                if let Some(p) = self.position.filter(|p| *p != TagPosition::First) {
+                    problems.push(format!(
+                        "tag_position({p:?}) with external(): an externally tagged value's tag is its one key; remove `tag_position`"
+                    ));
+                }
+                "externally"
+            }
+            (None, false) => {
+                if self.deny_unknown_fields {
+                    problems.push(
+                        "deny_unknown_fields(true): it refuses keys beside the tag and content keys; call `.content(\"...\")`, or put `#[serde(deny_unknown_fields)]` on the payloads".to_owned(),
+                    );
+                }
+                return;
+            }
+        };
+        for s in presence {
+            problems.push(format!(
+                "when_field::<{}>({:?}): only the internally tagged form picks subtypes by their fields, and this profile is {form} tagged; use `subtype`",
+                s.type_name, &*s.when_fields[0]
+            ));
+        }
+        if self.visible {
+            problems.push(format!(
+                "visible(true): the {form} tagged form writes the tag apart from the payload, so no payload field receives it; remove it"
+            ));
+        }
+    }
+
     /// Checks the configuration and builds the profile.
-    pub fn build(self) -> Result<Profile<T>, BuildError> {
-        let mut problems = self.problems;
+    pub fn build(mut self) -> Result<Profile<T>, BuildError> {
+        let mut problems = core::mem::take(&mut self.problems);
         let position = self.position.unwrap_or_default();
         if self.subtypes.is_empty() {
             problems.push(
@@ -594,7 +717,7 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
         }
         // Aliases go to the first tagged registration of their type, after
         // the tags it already has (from the registry, or earlier calls).
-        let mut subtypes = self.subtypes;
+        let mut subtypes = core::mem::take(&mut self.subtypes);
         let inherited_aliases: Vec<usize> = subtypes.iter().map(|s| s.aliases.len()).collect();
         let mut attached: Vec<&Alias> = Vec::new();
         for alias in &self.aliases {
@@ -622,7 +745,9 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
             .iter()
             .filter(|s| !s.when_fields.is_empty())
             .collect();
+        self.check_representation(&mut problems, position, &subtypes, &presence);
         match &self.tag {
+            None if self.external => {}
             None => {
                 for s in &tagged {
                     problems.push(format!(
@@ -757,6 +882,11 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
         registry.set_limits(self.max_buffer, self.require_tag_first);
         registry.set_exact_numbers(self.exact_numbers);
         registry.set_visible(self.visible);
+        registry.set_representation(
+            self.external,
+            self.content.as_deref(),
+            self.deny_unknown_fields,
+        );
         registry.set_profile();
         debug_assert!(registry.problems().is_empty(), "{:?}", registry.problems());
         Ok(Profile {

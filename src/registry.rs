@@ -15,9 +15,11 @@ use crate::dispatch::{deserialize_with, Subtypes};
 use crate::marker::Conversions;
 use crate::native::{write_json, AnyReaders, Readers, Slot};
 use crate::object::{JsonOut, Subtype};
+use crate::representation::{adjacent, external, Adjacent, Representation};
 use crate::rest::Payload;
 use crate::tag::{
-    map, Found, Literal, Lookup, Map, OwnedLiteral, TagIndex, TagOwner, TagSink, TagVisitor,
+    map, Found, Literal, Lookup, Map, OwnedLiteral, TagIndex, TagOwner, TagRequest, TagSink,
+    TagVisitor,
 };
 use crate::tagged::{Owner, PayloadSerializer, TagEntry};
 
@@ -99,6 +101,11 @@ impl<T: ?Sized, H: ?Sized> SchemaSubtype<H> for T {}
     note = "put `#[json_subtypes(tag = \"...\")]` on the trait to register its implementations"
 )]
 pub trait Registered: Subtype {
+    /// Whether the trait's attribute chose the internally tagged form, so
+    /// its registry's reads and writes go there without asking.
+    #[doc(hidden)]
+    const __JSON_SUBTYPES_INTERNAL: bool = true;
+
     /// The table built from every registration, on first use.
     #[doc(hidden)]
     fn registry() -> &'static Registry<Self>;
@@ -164,6 +171,14 @@ pub struct Table {
     /// `visible`: every payload reads the tag entry and writes the tag as
     /// its own field.
     visible: bool,
+    /// How the tag sits beside the payload.
+    representation: Representation,
+    /// The key the internal form's writer puts the tag under: `key` in
+    /// that form, `None` in the others, whose writer the internal one
+    /// reaches only on its untagged path (see `serialize`).
+    write_key: Option<&'static str>,
+    /// How the external and adjacent forms read a tag (see `TagRequest`).
+    request: TagRequest,
 }
 
 /// Where the tag goes when a value is written.
@@ -208,6 +223,12 @@ pub struct TraitSettings {
     pub exact_numbers: bool,
     /// `visible`.
     pub visible: bool,
+    /// `external`.
+    pub external: bool,
+    /// `content = "..."`.
+    pub content: Option<&'static str>,
+    /// `deny_unknown_fields`.
+    pub deny_unknown_fields: bool,
 }
 
 impl<T: ?Sized + 'static> Registry<T> {
@@ -251,6 +272,11 @@ impl<T: ?Sized + 'static> Registry<T> {
         out.set_limits(settings.max_buffer, settings.require_tag_first);
         out.exact_numbers = settings.exact_numbers;
         out.visible = settings.visible && out.key.is_some();
+        out.set_representation(
+            settings.external,
+            settings.content,
+            settings.deny_unknown_fields,
+        );
         if out.entries.is_empty() {
             let problem = format!(
                 "no subtypes are registered for {name} (none were found at run time; inventory registers nothing on platforms without static constructors)"
@@ -289,8 +315,12 @@ impl<T: ?Sized + 'static> Registry<T> {
             exact_numbers: false,
             hoist: None,
             visible: false,
+            representation: Representation::Internal,
+            write_key: None,
+            request: TagRequest::Str,
         };
         out.hoist = out.key;
+        out.write_key = out.key;
         for (index, entry) in entries.into_iter().enumerate() {
             let index = index as u32;
             if let Some(tag) = &entry.tag {
@@ -333,16 +363,46 @@ impl<T: ?Sized + 'static> Registry<T> {
             out.entries.push(entry);
         }
         out.owners.finish();
+        out.request = TagRequest::of(&out.tags);
         Registry {
             table: out,
             marker: PhantomData,
         }
     }
 
-    /// Reads a `Box<T>`: the walk fills a slot it sees as `dyn Any`, so it
-    /// is the same code for every `T`.
+    /// Reads a `Box<T>` in the registry's representation.
     #[inline]
     pub(crate) fn read<'de, D: Deserializer<'de>>(
+        &self,
+        deserializer: D,
+    ) -> Result<Box<T>, D::Error> {
+        if self.representation != Representation::Internal {
+            return self.read_wrapped(deserializer);
+        }
+        self.read_internal(deserializer)
+    }
+
+    /// Reads a `Box<T>` in the external or adjacent form. Out of line, so
+    /// the internal form's read is compiled as it was without it.
+    #[inline(never)]
+    fn read_wrapped<'de, D: Deserializer<'de>>(&self, deserializer: D) -> Result<Box<T>, D::Error> {
+        let slot: Slot<T> = Slot::new(None);
+        let walk = Walk {
+            table: &self.table,
+            slot: &slot,
+        };
+        match self.representation {
+            Representation::Adjacent(form) => adjacent::deserialize(walk, form, deserializer)?,
+            _ => external::deserialize(walk, deserializer)?,
+        }
+        slot.into_inner()
+            .ok_or_else(|| de::Error::custom("json_subtypes: a subtype's reader gave no value"))
+    }
+
+    /// Reads a `Box<T>` in the internal form: the walk fills a slot it sees
+    /// as `dyn Any`, so it is the same code for every `T`.
+    #[inline]
+    pub(crate) fn read_internal<'de, D: Deserializer<'de>>(
         &self,
         deserializer: D,
     ) -> Result<Box<T>, D::Error> {
@@ -460,6 +520,57 @@ impl Table {
         self.visible
     }
 
+    /// `external`, or `content` with the tag key, or neither (the internal
+    /// form).
+    pub(crate) fn set_representation(
+        &mut self,
+        external: bool,
+        content: Option<&str>,
+        deny_unknown_fields: bool,
+    ) {
+        self.representation = match (external, content, self.key) {
+            (true, _, _) => Representation::External,
+            (false, Some(content), Some(tag)) => Representation::Adjacent(Adjacent::new(
+                self.name,
+                tag,
+                content,
+                deny_unknown_fields,
+            )),
+            _ => Representation::Internal,
+        };
+        self.write_key = match self.representation {
+            Representation::Internal => self.key,
+            _ => None,
+        };
+        if self.representation != Representation::Internal {
+            let untagged = self
+                .entries
+                .iter()
+                .filter(|e| e.tag.is_none() && !e.fallback);
+            let problems: Vec<String> = untagged
+                .map(|e| {
+                    format!(
+                        "{} is picked by its fields (`when_field`), which only the internally tagged form does; give it a `name`",
+                        e.type_name
+                    )
+                })
+                .collect();
+            self.problems.extend(problems);
+        }
+        if self.representation == Representation::External && self.request == TagRequest::Any {
+            let problem = format!(
+                "{} mixes tag kinds in the externally tagged form, where a tag is a map key: JSON writes every key as a string, so an integer or bool tag could not be told from a string; give every subtype a tag of one kind",
+                self.name
+            );
+            self.fatal.get_or_insert_with(|| problem.clone());
+            self.problems.push(problem);
+        }
+    }
+
+    pub(crate) fn representation(&self) -> Representation {
+        self.representation
+    }
+
     pub(crate) fn key_string(&self) -> Option<String> {
         self.key.map(str::to_owned)
     }
@@ -556,9 +667,47 @@ impl Table {
         }
     }
 
+    /// `serialize` in the external or adjacent form; a subtype without a
+    /// tag (the fallback) writes its payload as it is. Out of line, so the
+    /// internal form's write is compiled as it was without it.
+    #[inline(never)]
+    fn serialize_wrapped<S: Serializer, V: ?Sized + Subtype>(
+        &self,
+        entry: &Member,
+        value: &V,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        match (&entry.tag, self.representation) {
+            (Some(tag), Representation::Adjacent(form)) => {
+                let last = self.position == TagPosition::Last;
+                adjacent::serialize(serializer, form, tag, value, last)
+            }
+            (Some(tag), _) => external::serialize(serializer, tag, value),
+            (None, _) => {
+                serde::Serialize::serialize(&crate::representation::Bare(value), serializer)
+            }
+        }
+    }
+
     /// Writes `value` (a `T`, or the same object with other auto traits)
-    /// with its tag.
+    /// with its tag, in the table's representation, whichever it is.
+    #[inline]
     pub(crate) fn serialize<S: Serializer, V: ?Sized + Subtype>(
+        &self,
+        value: &V,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        self.write::<true, S, V>(value, serializer)
+    }
+
+    /// Writes `value` (a `T`, or the same object with other auto traits)
+    /// with its tag, in the registry's representation. `MAY_WRAP`: whether
+    /// the table may be in the external or adjacent form, false for a
+    /// trait whose attribute chose the internal form. The internal form's
+    /// write is the one it was before the other forms existed: they are
+    /// told apart only on its untagged path (`write_key` is `None` for
+    /// them), and not at all for such a trait.
+    pub(crate) fn write<const MAY_WRAP: bool, S: Serializer, V: ?Sized + Subtype>(
         &self,
         value: &V,
         serializer: S,
@@ -569,8 +718,11 @@ impl Table {
             ));
         };
         let entry = &self.entries[index as usize];
-        let tagged = match (&entry.tag, self.key, self.position) {
+        let tagged = match (&entry.tag, self.write_key, self.position) {
             (Some(tag), Some(key), TagPosition::First | TagPosition::Last) => Some((tag, key)),
+            _ if MAY_WRAP && self.representation != Representation::Internal => {
+                return self.serialize_wrapped(entry, value, serializer);
+            }
             _ => None,
         };
         let last = self.position == TagPosition::Last;
@@ -691,6 +843,10 @@ impl<'de> Subtypes<'de> for Walk<'_> {
 
     fn presence(&self, field: &str) -> u128 {
         self.table.presence.get(field).copied().unwrap_or(0)
+    }
+
+    fn tag_request(&self) -> TagRequest {
+        self.table.request
     }
 
     fn fields(&self) -> Vec<&str> {

@@ -33,10 +33,28 @@ pub trait VariantParts {
     const KEY: Option<&'static str>;
     /// Presence mode picks the first declared match.
     const FIRST_MATCH: bool;
+    /// How the tag sits beside the payload.
+    const FORM: Form = Form::Internal;
 
     /// The variants in declaration order. `depth` counts `nested` levels so a
     /// cycle of children (an error at run time) cannot recurse forever here.
     fn parts(generator: &mut SchemaGenerator, depth: u32) -> Vec<Part>;
+}
+
+/// An enum's representation, for its schema.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// `{"type":"Dog","name":"Rex"}` (or presence mode without a key).
+    Internal,
+    /// `{"Dog":{"name":"Rex"}}`, a unit variant as `"Fish"`.
+    External,
+    /// `{"type":"Dog","value":{"name":"Rex"}}`, a unit variant as
+    /// `{"type":"Fish"}`; `deny_unknown_fields` refuses other keys.
+    Adjacent {
+        tag: &'static str,
+        content: &'static str,
+        deny_unknown_fields: bool,
+    },
 }
 
 /// One variant.
@@ -64,6 +82,34 @@ pub enum PartPayload {
     Newtype(Option<Schema>),
     /// A struct variant's fields, built by [`Object`].
     Object(Schema),
+    /// A tuple variant's items (the external and adjacent forms only);
+    /// `None` for an item whose type has no `JsonSchema`.
+    Tuple(Vec<Option<Schema>>),
+}
+
+impl PartPayload {
+    /// The payload as a value of its own (the external and adjacent
+    /// forms' content); `None` for a unit.
+    fn content(self) -> Option<Value> {
+        match self {
+            PartPayload::Unit => None,
+            PartPayload::Newtype(None) => Some(Value::Bool(true)),
+            PartPayload::Newtype(Some(s)) | PartPayload::Object(s) => Some(s.to_value()),
+            PartPayload::Tuple(items) => {
+                let n = items.len();
+                let items: Vec<Value> = items
+                    .into_iter()
+                    .map(|s| s.map_or(Value::Bool(true), Schema::to_value))
+                    .collect();
+                Some(json!({
+                    "type": "array",
+                    "prefixItems": items,
+                    "minItems": n,
+                    "maxItems": n,
+                }))
+            }
+        }
+    }
 }
 
 /// Autoref specialization: `(&Probe::<T>::NEW).schema(g)` is `T`'s schema
@@ -196,7 +242,125 @@ impl Object {
 /// The schema of enum `S`: `oneOf` its variants.
 pub fn build<S: VariantParts + ?Sized>(generator: &mut SchemaGenerator) -> Schema {
     let parts = S::parts(generator, 0);
-    assemble(S::KEY, S::FIRST_MATCH, parts)
+    match S::FORM {
+        Form::Internal => assemble(S::KEY, S::FIRST_MATCH, parts),
+        Form::External => Schema::from(external(parts)),
+        Form::Adjacent {
+            tag,
+            content,
+            deny_unknown_fields,
+        } => Schema::from(adjacent(tag, content, deny_unknown_fields, parts)),
+    }
+}
+
+/// The externally tagged form, as schemars describes serde's: a unit
+/// variant is one of its tags as a string, any other an object whose one
+/// property is its tag, holding the content; the fallback any object of one
+/// property no variant claims.
+fn external(parts: Vec<Part>) -> Map<String, Value> {
+    let mut one_of = Vec::new();
+    let mut known = Vec::new();
+    let mut fallback = None;
+    for part in parts {
+        if let PartKind::Fallback = part.kind {
+            fallback = Some(part);
+            continue;
+        }
+        known.extend(part.tags.iter().cloned());
+        let description = part.description;
+        let branch = match part.payload.content() {
+            None => json!({ "type": "string", "enum": part.tags }),
+            Some(content) => {
+                let branches: Vec<Value> = part
+                    .tags
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(|tag| {
+                        json!({
+                            "type": "object",
+                            "properties": { tag: content },
+                            "required": [tag],
+                            "additionalProperties": false,
+                        })
+                    })
+                    .collect();
+                match <[Value; 1]>::try_from(branches) {
+                    Ok([one]) => one,
+                    Err(many) => json!({ "oneOf": many }),
+                }
+            }
+        };
+        one_of.push(with_description(branch, description));
+    }
+    if let Some(part) = fallback {
+        let mut rest = json!({
+            "type": "object",
+            "minProperties": 1,
+            "maxProperties": 1,
+        });
+        if !known.is_empty() {
+            rest["propertyNames"] = json!({ "not": { "enum": known } });
+        }
+        one_of.push(with_description(
+            fallback_branch(rest, part.payload),
+            part.description,
+        ));
+    }
+    let mut out = Map::new();
+    out.insert("oneOf".into(), one_of.into());
+    out
+}
+
+/// The adjacently tagged form: the tag's property and, but for a unit
+/// variant, the content's; OpenAPI's discriminator names the tag key.
+fn adjacent(
+    key: &str,
+    content_key: &str,
+    deny_unknown_fields: bool,
+    parts: Vec<Part>,
+) -> Map<String, Value> {
+    let mut one_of = Vec::new();
+    let mut known = Vec::new();
+    let mut fallback = None;
+    for part in parts {
+        if let PartKind::Fallback = part.kind {
+            fallback = Some(part);
+            continue;
+        }
+        known.extend(part.tags.iter().cloned());
+        let mut branch = json!({
+            "type": "object",
+            "properties": { key: tag_schema(&part.tags) },
+            "required": [key],
+        });
+        if let Some(content) = part.payload.content() {
+            branch["properties"][content_key] = content;
+            branch["required"] = json!([key, content_key]);
+        }
+        if deny_unknown_fields {
+            branch["additionalProperties"] = false.into();
+        }
+        one_of.push(with_description(branch, part.description));
+    }
+    if let Some(part) = fallback {
+        let mut rest = json!({ "type": "object" });
+        if !known.is_empty() {
+            rest["not"] = json!({
+                "properties": { key: { "enum": known } },
+                "required": [key],
+            });
+        }
+        one_of.push(with_description(
+            fallback_branch(rest, part.payload),
+            part.description,
+        ));
+    }
+    let mut out = Map::new();
+    out.insert("oneOf".into(), one_of.into());
+    if !known.is_empty() {
+        out.insert("discriminator".into(), json!({ "propertyName": key }));
+    }
+    out
 }
 
 /// `schema` with the doc comment of the enum or trait it describes as its
@@ -300,7 +464,8 @@ fn tagged(key: &str, subtypes: Vec<Part>, fallback: Option<Part>) -> Map<String,
             "required": [key],
         });
         let branch = match part.payload {
-            PartPayload::Unit | PartPayload::Newtype(None) => tag,
+            // A tuple variant is refused in the internal form.
+            PartPayload::Unit | PartPayload::Newtype(None) | PartPayload::Tuple(_) => tag,
             PartPayload::Object(object) => merge(object, tag),
             PartPayload::Newtype(Some(payload)) => {
                 // OpenAPI maps a tag to the payload's named schema; a
@@ -375,7 +540,7 @@ fn presence(first_match: bool, subtypes: Vec<Part>, fallback: Option<Part>) -> M
         earlier.extend(part.when_fields.iter().copied());
         let constraint = Value::Object(constraint);
         let branch = match part.payload {
-            PartPayload::Unit | PartPayload::Newtype(None) => constraint,
+            PartPayload::Unit | PartPayload::Newtype(None) | PartPayload::Tuple(_) => constraint,
             PartPayload::Newtype(Some(payload)) => {
                 json!({ "allOf": [constraint, payload.to_value()] })
             }
@@ -448,7 +613,7 @@ fn any_present(fields: &[&str]) -> Value {
 fn fallback_branch(rest: Value, payload: PartPayload) -> Value {
     let payload = match payload {
         PartPayload::Newtype(Some(s)) | PartPayload::Object(s) => s.to_value(),
-        PartPayload::Unit | PartPayload::Newtype(None) => return rest,
+        PartPayload::Unit | PartPayload::Newtype(None) | PartPayload::Tuple(_) => return rest,
     };
     let says_nothing = payload == Value::Bool(true)
         || payload == json!({})

@@ -167,7 +167,10 @@ where
 {
     match crate::profile::scoped::<H>() {
         Some(profile) => profile.serialize(value, serializer),
-        None => H::registry().serialize(value, serializer),
+        None if H::__JSON_SUBTYPES_INTERNAL => {
+            H::registry().write::<false, S, C>(value, serializer)
+        }
+        None => H::registry().write::<true, S, C>(value, serializer),
     }
 }
 

@@ -798,3 +798,118 @@ fn gated_variants_and_fields_follow_their_predicates() {
     assert!(valid(&json!({"type": "a", "x": 1})));
     assert!(!valid(&json!({"type": "B", "b": 1})));
 }
+
+// ---------------------------------------------------------------------------
+// The externally and adjacently tagged forms: what the enum writes (serde's
+// bytes) validates, and so does what it reads besides; a wrong tag or shape
+// does not. The fallback takes what no variant claims.
+
+#[json_subtypes(external)]
+#[derive(Debug, Clone, PartialEq)]
+enum Wrapped {
+    Dog(Dog),
+    #[json_subtypes(alias = "Kitty")]
+    Cat {
+        lives: u8,
+    },
+    Fish,
+    Pair(u8, String),
+}
+
+#[json_subtypes(tag = "type", content = "value", deny_unknown_fields)]
+#[derive(Debug, Clone, PartialEq)]
+enum Beside {
+    Dog(Dog),
+    #[json_subtypes(alias = "Kitty")]
+    Cat {
+        lives: u8,
+    },
+    Fish,
+    Pair(u8, String),
+    #[json_subtypes(fallback)]
+    Other(Unknown),
+}
+
+#[json_subtypes(external)]
+#[derive(Debug, Clone, PartialEq)]
+enum WrappedOpen {
+    Fish,
+    Cat {
+        lives: u8,
+    },
+    #[json_subtypes(fallback)]
+    Other(Unknown),
+}
+
+fn dog() -> Dog {
+    Dog {
+        name: "Rex".to_owned(),
+        age: 3,
+    }
+}
+
+#[test]
+fn external_form_schema_validates_what_it_writes() {
+    let schema = schema_of::<Wrapped>();
+    let valid = validator(&schema);
+    for value in [
+        Wrapped::Dog(dog()),
+        Wrapped::Cat { lives: 9 },
+        Wrapped::Fish,
+        Wrapped::Pair(1, "one".to_owned()),
+    ] {
+        let written = serde_json::to_value(&value).unwrap();
+        assert!(valid(&written), "{written}");
+    }
+    assert_eq!(
+        one_of(&schema)[2],
+        json!({ "type": "string", "enum": ["Fish"] })
+    );
+    assert!(valid(&json!({ "Kitty": { "lives": 9 } })));
+    assert!(!valid(&json!("Bird")));
+    assert!(!valid(&json!({ "Bird": {} })));
+    assert!(!valid(&json!({ "Dog": { "name": "Rex" }, "Fish": null })));
+    assert!(!valid(&json!({ "Pair": [1] })));
+    assert!(!valid(&json!({ "Cat": { "lives": "nine" } })));
+    assert!(schema.get("discriminator").is_none());
+}
+
+#[test]
+fn external_form_fallback_takes_one_unclaimed_key() {
+    let schema = schema_of::<WrappedOpen>();
+    let valid = validator(&schema);
+    assert!(valid(&json!({ "Bird": { "wings": 2 } })));
+    assert!(valid(&json!("Fish")));
+    assert!(valid(&json!({ "Cat": { "lives": 9 } })));
+    assert!(!valid(&json!({ "Cat": { "lives": "nine" } })));
+    assert!(!valid(&json!({ "Bird": 1, "Crow": 2 })));
+    assert!(!valid(&json!({})));
+}
+
+#[test]
+fn adjacent_form_schema_validates_what_it_writes() {
+    let schema = schema_of::<Beside>();
+    let valid = validator(&schema);
+    for value in [
+        Beside::Dog(dog()),
+        Beside::Cat { lives: 9 },
+        Beside::Fish,
+        Beside::Pair(1, "one".to_owned()),
+    ] {
+        let written = serde_json::to_value(&value).unwrap();
+        assert!(valid(&written), "{written}");
+    }
+    assert_eq!(tag_of(&one_of(&schema)[1], "type"), json!(["Cat", "Kitty"]));
+    assert_eq!(schema["discriminator"], json!({ "propertyName": "type" }));
+    assert!(valid(&json!({ "type": "Kitty", "value": { "lives": 9 } })));
+    // The fallback: a tag nobody claims, or none.
+    assert!(valid(&json!({ "type": "Bird", "value": [1] })));
+    assert!(valid(&json!({ "id": 1 })));
+    // A known tag holds its variant's content, and nothing beside.
+    assert!(!valid(
+        &json!({ "type": "Cat", "value": { "lives": "nine" } })
+    ));
+    assert!(!valid(&json!({ "type": "Cat" })));
+    assert!(!valid(&json!({ "type": "Fish", "id": 1 })));
+    assert!(!valid(&json!({ "type": "Pair", "value": [1, "one", 2] })));
+}

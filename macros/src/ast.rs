@@ -104,7 +104,8 @@ impl<'a> Container<'a> {
     pub fn from_ast(cx: &Ctxt, attrs: ContainerAttrs, item: &'a ItemEnum) -> Self {
         let rule = attrs.rename_all.as_ref().map(|r| r.value);
         let tag_type = attrs.tag_type.clone();
-        let tagged = attrs.tag.is_some();
+        // The external form's tags are the map's keys: it has no tag key.
+        let tagged = attrs.tag.is_some() || attrs.external.is_some();
         let variants = item
             .variants
             .iter()
@@ -271,7 +272,17 @@ impl<'a> Container<'a> {
 
     /// No tag key: variants are told apart by the fields present.
     pub fn is_presence(&self) -> bool {
-        self.attrs.tag.is_none()
+        self.attrs.tag.is_none() && self.attrs.external.is_none()
+    }
+
+    /// The externally or adjacently tagged form, named by its key
+    /// (`external`, `content`); `None` for the internally tagged form.
+    pub fn apart_form(&self) -> Option<&'static str> {
+        match (&self.attrs.external, &self.attrs.content) {
+            (Some(_), _) => Some("external"),
+            (None, Some(_)) => Some("content"),
+            (None, None) => None,
+        }
     }
 
     pub fn fallback(&self) -> Option<usize> {
@@ -339,9 +350,14 @@ impl<'a> Impl<'a> {
         if !untagged {
             match &attrs.name {
                 Some(name) => tags.extend(convert(name)),
-                // The type's own name: `Circle` for `Circle` or `shapes::Circle`.
+                // The type's own name: `Circle` for `Circle` or `shapes::Circle`,
+                // also from a `macro_rules!` fragment (an invisible group).
                 None => {
-                    if let syn::Type::Path(p) = &*item.self_ty {
+                    let mut ty = &*item.self_ty;
+                    while let syn::Type::Group(group) = ty {
+                        ty = &group.elem;
+                    }
+                    if let syn::Type::Path(p) = ty {
                         if let Some(last) = p.path.segments.last() {
                             tags.push(Spanned {
                                 value: TagValue::Str(last.ident.to_string()),

@@ -9,7 +9,7 @@ use syn::{Expr, ExprLit, ExprUnary, Lit, LitStr, UnOp};
 use crate::case::{RenameRule, RULES};
 use crate::ctx::Ctxt;
 
-const CONTAINER_KEYS: &str = "`tag`, `tag_type`, `rename_all`, `rename_all_fields`, `first_match`, `max_depth`, `max_buffer`, `require_tag_first`, `exact_numbers`, `visible`, `schema`";
+const CONTAINER_KEYS: &str = "`tag`, `content`, `external`, `tag_type`, `rename_all`, `rename_all_fields`, `first_match`, `max_depth`, `max_buffer`, `require_tag_first`, `exact_numbers`, `visible`, `deny_unknown_fields`, `schema`";
 const VARIANT_KEYS: &str = "`name`, `alias`, `fallback`, `when_field`, `nested`";
 const IMPL_KEYS: &str = "`name`, `alias`, `fallback`, `when_field`";
 
@@ -88,6 +88,15 @@ pub struct ContainerAttrs {
     /// `schema` (traits): `dyn Trait` gets a JSON Schema, so every
     /// registered impl must implement `JsonSchema`.
     pub schema: Option<Spanned<()>>,
+    /// `external`: the tag is the one key of a map and the payload its
+    /// value (`{"Circle":{"r":1.0}}`); there is no tag key.
+    pub external: Option<Spanned<()>>,
+    /// `content = "value"`: with `tag`, the payload sits under this key
+    /// beside the tag (`{"type":"Circle","value":{"r":1.0}}`).
+    pub content: Option<Spanned<String>>,
+    /// `deny_unknown_fields`: with `content`, a key other than the tag and
+    /// content keys is refused instead of ignored.
+    pub deny_unknown_fields: Option<Spanned<()>>,
     /// Whether an unknown key was reported, so checks of missing keys stay quiet.
     pub had_unknown_key: bool,
 }
@@ -105,6 +114,27 @@ impl ContainerAttrs {
                     );
                 }
                 set_once(cx, &meta, &mut out.tag, lit.value(), lit.to_token_stream());
+            } else if meta.path.is_ident("content") {
+                let lit: LitStr = meta.value()?.parse()?;
+                if lit.value().is_empty() {
+                    cx.error_spanned_by(
+                        &lit,
+                        "the content key cannot be empty; write e.g. `content = \"value\"`",
+                    );
+                }
+                set_once(
+                    cx,
+                    &meta,
+                    &mut out.content,
+                    lit.value(),
+                    lit.to_token_stream(),
+                );
+            } else if meta.path.is_ident("external") {
+                let tokens = meta.path.to_token_stream();
+                set_once(cx, &meta, &mut out.external, (), tokens);
+            } else if meta.path.is_ident("deny_unknown_fields") {
+                let tokens = meta.path.to_token_stream();
+                set_once(cx, &meta, &mut out.deny_unknown_fields, (), tokens);
             } else if meta.path.is_ident("tag_type") {
                 let ty: syn::Type = meta.value()?.parse()?;
                 let tokens = ty.to_token_stream();

@@ -30,6 +30,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     check_exact_numbers_buffers(cx, &cont.attrs);
     check_container_serde_attrs(cx, cont);
     check_variant_serde_attrs(cx, cont);
+    check_enum_representation(cx, cont);
     check_rename_all_fields_once(cx, cont);
 }
 
@@ -58,7 +59,9 @@ fn check_tag_present(cx: &Ctxt, cont: &Container) {
         .variants
         .iter()
         .any(|v| !v.attrs.when_fields.is_empty());
-    if cont.attrs.tag.is_none() && !any_when_field && !cont.attrs.had_unknown_key {
+    // `external` has its own error (`check_representation_on_enum`).
+    let external = cont.attrs.external.is_some();
+    if cont.attrs.tag.is_none() && !any_when_field && !cont.attrs.had_unknown_key && !external {
         cx.error_spanned_by(
             cont.ident(),
             "missing tag key; write `#[json_subtypes(tag = \"type\")]`, or pick variants by their fields with `#[json_subtypes(when_field = \"...\")]`",
@@ -108,7 +111,8 @@ fn check_fallback_has_no_tag(cx: &Ctxt, cont: &Container) {
 /// With a tag, the tag decides; mixing in field presence would make two
 /// rules for one choice.
 fn check_when_field_needs_presence(cx: &Ctxt, cont: &Container) {
-    if cont.is_presence() {
+    // The external and adjacent forms have their own message.
+    if cont.is_presence() || cont.apart_form().is_some() {
         return;
     }
     for variant in &cont.variants {
@@ -211,6 +215,11 @@ pub fn check_no_serde_derive(cx: &Ctxt, attrs: &[syn::Attribute]) {
 /// A tag needs a map to live in: tuple variants with several fields are
 /// sequences.
 fn check_variant_styles(cx: &Ctxt, cont: &Container) {
+    // The external and adjacent forms hold a tuple variant's fields apart
+    // from the tag, as serde does.
+    if cont.apart_form().is_some() {
+        return;
+    }
     for variant in &cont.variants {
         if variant.style == Style::Tuple {
             cx.error_spanned_by(
@@ -245,6 +254,10 @@ fn check_unique_tags(cx: &Ctxt, cont: &Container) {
 /// A struct variant field serialized under the tag's name would write the
 /// key twice, unless the container says `visible` (the field is the tag).
 fn check_fields_named_like_tag(cx: &Ctxt, cont: &Container) {
+    // In the adjacent form the fields sit under the content key.
+    if cont.apart_form().is_some() {
+        return;
+    }
     let Some(tag) = cont.tag_key() else { return };
     let visible = cont.attrs.visible.is_some();
     for variant in &cont.variants {
@@ -274,6 +287,10 @@ fn check_visible(cx: &Ctxt, cont: &Container) {
     let Some(visible) = &cont.attrs.visible else {
         return;
     };
+    // The external and adjacent forms have their own message.
+    if cont.apart_form().is_some() {
+        return;
+    }
     if cont.attrs.tag.is_none() && !cont.attrs.had_unknown_key {
         cx.error_spanned_by(
             visible,
@@ -290,6 +307,10 @@ fn check_visible(cx: &Ctxt, cont: &Container) {
 
 /// `require_tag_first` is about where the tag comes; presence mode has none.
 fn check_require_tag_first_needs_tag(cx: &Ctxt, attrs: &ContainerAttrs, what: &str) {
+    // The externally tagged form has its own rule (`check_external_buffers_nothing`).
+    if attrs.external.is_some() {
+        return;
+    }
     if let (Some(first), None) = (&attrs.require_tag_first, &attrs.tag) {
         cx.error_spanned_by(
             first,
@@ -342,7 +363,7 @@ fn check_container_serde_attrs(cx: &Ctxt, cont: &Container) {
             ),
             "content" => conflict(
                 key,
-                "remove it; `#[json_subtypes]` writes the payload's fields beside the tag",
+                "for the adjacently tagged form write `#[json_subtypes(tag = \"...\", content = \"...\")]`",
             ),
             "remote" | "from" | "try_from" | "into" | "transparent" | "variant_identifier"
             | "field_identifier" => {
@@ -497,12 +518,19 @@ fn is_self_or_box_of_self(ty: &syn::Type, ident: &syn::Ident) -> bool {
 }
 
 /// The rules for `#[json_subtypes(...)]` on a trait: it takes `tag` (or
-/// nothing, for presence mode), `max_depth`, `max_buffer`,
-/// `require_tag_first`, `exact_numbers` and `visible`.
+/// nothing, for presence mode), `content` or `external`, `max_depth`,
+/// `max_buffer`, `require_tag_first`, `exact_numbers`, `visible`,
+/// `deny_unknown_fields` and `schema`.
 pub fn check_trait(cx: &Ctxt, tr: &Trait) {
     check_trait_not_generic(cx, tr);
     check_trait_keys(cx, tr);
     check_trait_visible(cx, tr);
+    check_external_has_no_tag_key(cx, &tr.attrs);
+    check_content_needs_tag(cx, &tr.attrs);
+    check_deny_unknown_fields_needs_content(cx, &tr.attrs);
+    check_tag_apart_from_payload(cx, &tr.attrs);
+    check_external_buffers_nothing(cx, &tr.attrs);
+    check_schema_is_internal(cx, &tr.attrs);
     check_require_tag_first_needs_tag(cx, &tr.attrs, "trait");
     check_one_buffer_limit(cx, &tr.attrs);
     check_exact_numbers_buffers(cx, &tr.attrs);
@@ -545,7 +573,7 @@ fn check_trait_keys(cx: &Ctxt, tr: &Trait) {
 
 /// `visible` hands the tag to a payload field: it needs a tag.
 fn check_trait_visible(cx: &Ctxt, tr: &Trait) {
-    if let (Some(visible), None) = (&tr.attrs.visible, &tr.attrs.tag) {
+    if let (Some(visible), None, None) = (&tr.attrs.visible, &tr.attrs.tag, &tr.attrs.external) {
         cx.error_spanned_by(
             visible,
             "`visible` hands the tag to a payload field, and this trait has no tag; add `tag = \"...\"` or remove `visible`",
@@ -608,6 +636,169 @@ fn check_impl_alias_needs_tag(cx: &Ctxt, imp: &Impl) {
     if imp.is_fallback() || !imp.attrs.when_fields.is_empty() {
         for alias in &imp.attrs.aliases {
             cx.error_spanned_by(alias, "only a tagged impl takes `alias`; remove it");
+        }
+    }
+}
+
+/// The external form's tag is the map's one key: there is no tag key, and
+/// no content key beside it.
+fn check_external_has_no_tag_key(cx: &Ctxt, attrs: &ContainerAttrs) {
+    let Some(external) = &attrs.external else {
+        return;
+    };
+    if attrs.tag.is_some() {
+        cx.error_spanned_by(
+            external,
+            "`external` writes each tag as the one key of a map, so there is no tag key; remove `tag = \"...\"`, or remove `external` for the internally tagged form",
+        );
+    }
+    if let Some(content) = &attrs.content {
+        cx.error_spanned_by(
+            content,
+            "`content` names the payload's key beside a tag key, and an externally tagged value has no keys of its own; remove `content`",
+        );
+    }
+}
+
+/// `content` is the adjacent form's second key, beside the tag key.
+fn check_content_needs_tag(cx: &Ctxt, attrs: &ContainerAttrs) {
+    let Some(content) = &attrs.content else {
+        return;
+    };
+    match &attrs.tag {
+        None if attrs.external.is_none() => cx.error_spanned_by(
+            content,
+            "`content` names the payload's key beside the tag key, and there is no tag key; add `tag = \"type\"`",
+        ),
+        Some(tag) if tag.value == content.value => cx.error_spanned_by(
+            content,
+            "`content` and `tag` name the same key; give the payload a key of its own, e.g. `content = \"value\"`",
+        ),
+        _ => {}
+    }
+}
+
+/// `deny_unknown_fields` refuses keys beside the adjacent form's two.
+fn check_deny_unknown_fields_needs_content(cx: &Ctxt, attrs: &ContainerAttrs) {
+    if let (Some(deny), None) = (&attrs.deny_unknown_fields, &attrs.content) {
+        cx.error_spanned_by(
+            deny,
+            "`deny_unknown_fields` refuses keys beside the tag and content keys, and there is no `content`; add `content = \"...\"`, or put `#[serde(deny_unknown_fields)]` on the payloads",
+        );
+    }
+}
+
+/// `visible` hands the tag to a payload field, which the external and
+/// adjacent forms keep apart from the tag.
+fn check_tag_apart_from_payload(cx: &Ctxt, attrs: &ContainerAttrs) {
+    let form = match (&attrs.external, &attrs.content) {
+        (Some(_), _) => "external",
+        (None, Some(_)) => "content",
+        (None, None) => return,
+    };
+    if let Some(visible) = &attrs.visible {
+        cx.error_spanned_by(
+            visible,
+            format!("`visible` hands the tag to a payload field, and with `{form}` the payload sits apart from the tag; remove `visible`"),
+        );
+    }
+}
+
+/// An externally tagged value's tag is its first key, so nothing is ever
+/// buffered: the buffer's settings would never apply.
+fn check_external_buffers_nothing(cx: &Ctxt, attrs: &ContainerAttrs) {
+    if attrs.external.is_none() {
+        return;
+    }
+    let keys = [
+        attrs
+            .max_buffer
+            .as_ref()
+            .map(|k| (k.tokens.clone(), "max_buffer")),
+        attrs
+            .require_tag_first
+            .as_ref()
+            .map(|k| (k.tokens.clone(), "require_tag_first")),
+        attrs
+            .exact_numbers
+            .as_ref()
+            .map(|k| (k.tokens.clone(), "exact_numbers")),
+    ];
+    for (tokens, key) in keys.into_iter().flatten() {
+        cx.error_spanned_by(
+            tokens,
+            format!("`{key}` is about what comes before the tag, and an externally tagged value's tag is its first key, so nothing is buffered; remove `{key}`"),
+        );
+    }
+}
+
+/// A trait's JSON Schema describes the internally tagged form.
+fn check_schema_is_internal(cx: &Ctxt, attrs: &ContainerAttrs) {
+    let form = match (&attrs.external, &attrs.content) {
+        (Some(_), _) => "external",
+        (None, Some(_)) => "content",
+        (None, None) => return,
+    };
+    if let Some(schema) = &attrs.schema {
+        cx.error_spanned_by(
+            schema,
+            format!("`schema` describes the internally tagged form only, not yet `{form}`; remove `schema`, or remove `{form}`"),
+        );
+    }
+}
+
+/// An enum in the externally or adjacently tagged form is written by
+/// serde's derive and read as serde reads it: a variant's tag is its name
+/// (its index in postcard and bincode), so the tags are strings, and the
+/// payload sits apart from the tag.
+fn check_enum_representation(cx: &Ctxt, cont: &Container) {
+    let attrs = &cont.attrs;
+    check_external_has_no_tag_key(cx, attrs);
+    check_content_needs_tag(cx, attrs);
+    check_deny_unknown_fields_needs_content(cx, attrs);
+    check_tag_apart_from_payload(cx, attrs);
+    check_external_buffers_nothing(cx, attrs);
+    let Some(form) = cont.apart_form() else {
+        return;
+    };
+    let why = "serde writes an enum's variant as its name (its index in postcard and bincode), and reads it back so";
+    if let Some(tag_type) = &attrs.tag_type {
+        cx.error_spanned_by(
+            tag_type,
+            format!("`tag_type` with `{form}` on an enum: {why}, so its tags are strings; remove `tag_type`, or remove `{form}` for the internally tagged form"),
+        );
+    }
+    for variant in &cont.variants {
+        if attrs.tag_type.is_none() {
+            for tag in variant
+                .tags
+                .iter()
+                .filter(|t| !matches!(t.value, TagValue::Str(_)))
+            {
+                cx.error_spanned_by(
+                    tag,
+                    format!("a tag that is not a string with `{form}` on an enum: {why}; give the variant a string tag, or remove `{form}` for the internally tagged form"),
+                );
+            }
+        }
+        if let Some(nested) = &variant.attrs.nested {
+            cx.error_spanned_by(
+                nested,
+                format!("`nested` reads the child's tag from the parent's object, and with `{form}` the payload sits apart from the tag; remove `nested` (the child is then read as an ordinary payload), or remove `{form}`"),
+            );
+        }
+        for field in &variant.attrs.when_fields {
+            cx.error_spanned_by(
+                field,
+                format!("`when_field` picks variants by their fields, which only the internally tagged form does; remove it, or remove `{form}`"),
+            );
+        }
+        if let (Some(fallback), false) = (&variant.attrs.fallback, variant.style == Style::Newtype)
+        {
+            cx.error_spanned_by(
+                fallback,
+                format!("with `{form}`, the fallback receives the whole object, so it holds one value: make it a newtype variant, e.g. `Other(json_subtypes::Unknown)`"),
+            );
         }
     }
 }

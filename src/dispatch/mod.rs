@@ -17,10 +17,15 @@ use serde::de::{self, Deserializer};
 
 use crate::buffer::Limit;
 use crate::rest::{HeadFirst, Payload};
-use crate::tag::{FastTagVisitor, HeadValue, LiteralTable, Static, TagSink, TokenVisitor};
+use crate::tag::{
+    FastTagVisitor, HeadValue, LiteralTable, Static, TagRequest, TagSink, TokenVisitor,
+};
 
 mod key;
+mod variant;
 mod walk;
+
+pub(crate) use self::variant::VariantSeed;
 
 use self::walk::DispatchVisitor;
 
@@ -233,6 +238,32 @@ pub trait Subtypes<'de> {
         0
     }
 
+    /// The request tags are read with in the externally and adjacently
+    /// tagged forms, which must also read formats that do not describe
+    /// themselves (`read_tag` asks for any value).
+    fn tag_request(&self) -> TagRequest {
+        TagRequest::Any
+    }
+
+    /// Whether the adjacently tagged form's tag is a unit variant of an
+    /// enum, as serde's derive writes it (`read_variant_tag`), rather than
+    /// a value read with the request of the tags' kinds. A constant, so
+    /// each set compiles one of the two.
+    const TAG_IS_VARIANT: bool = false;
+
+    /// Reads the adjacently tagged form's tag as a unit variant (with
+    /// `TAG_IS_VARIANT`).
+    fn read_variant_tag<D>(
+        &self,
+        tag: D,
+        sink: Option<TagSink<'_, 'de>>,
+    ) -> Result<Option<u32>, D::Error>
+    where
+        D: Deserializer<'de>,
+    {
+        self.read_tag(tag, sink)
+    }
+
     /// Presence mode: the deciding fields, for messages.
     fn fields(&self) -> Vec<&str> {
         Vec::new()
@@ -320,6 +351,12 @@ pub trait Subtypes<'de> {
 /// An annotated enum as a set of subtypes.
 pub struct EnumSubtypes<T>(PhantomData<T>);
 
+impl<T> EnumSubtypes<T> {
+    pub(crate) fn new() -> Self {
+        EnumSubtypes(PhantomData)
+    }
+}
+
 impl<'de, T: Dispatch<'de>> Subtypes<'de> for EnumSubtypes<T> {
     type Value = T;
 
@@ -396,6 +433,20 @@ impl<'de, T: Dispatch<'de>> Subtypes<'de> for EnumSubtypes<T> {
 
     fn fields(&self) -> Vec<&str> {
         T::FIELDS.to_vec()
+    }
+
+    const TAG_IS_VARIANT: bool = true;
+
+    #[inline]
+    fn read_variant_tag<D>(
+        &self,
+        tag: D,
+        sink: Option<TagSink<'_, 'de>>,
+    ) -> Result<Option<u32>, D::Error>
+    where
+        D: Deserializer<'de>,
+    {
+        self::variant::read_unit_variant::<T, D>(tag, sink)
     }
 
     fn subtype_name(&self, index: u32) -> &str {

@@ -184,7 +184,7 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
                     let sink = TagSink {
                         buf: &mut prefix,
                         head: Some(&mut head),
-                        key,
+                        key: Some(key),
                         fallback: s.fallback().is_some(),
                         visible: s.any_visible(),
                     };

@@ -19,6 +19,46 @@ pub(crate) use self::index::{map, Map, TagIndex, TagOwner};
 pub use self::reader::{read_typed_tag, TagSink};
 pub(crate) use self::reader::{FastTagVisitor, Lookup, Static, TagVisitor, TokenVisitor};
 
+/// The one request a table's tags are read with where the format need not
+/// describe itself (the externally and adjacently tagged forms): the kind
+/// every tag shares, or any value for a table that mixes kinds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TagRequest {
+    /// Every tag is a string (also a table with no tags at all).
+    Str,
+    /// Every tag is a non-negative integer.
+    U64,
+    /// Every tag is an integer, some negative.
+    I64,
+    /// Every tag is a bool.
+    Bool,
+    /// Tags of several kinds: only a self-describing format says which.
+    Any,
+}
+
+impl TagRequest {
+    /// The request that reads every one of `tags`.
+    pub fn of(tags: &[Literal]) -> Self {
+        let mut kinds = tags.iter().map(|tag| match tag {
+            Literal::Str(_) => TagRequest::Str,
+            Literal::U64(_) => TagRequest::U64,
+            Literal::I64(v) if *v >= 0 => TagRequest::U64,
+            Literal::I64(_) => TagRequest::I64,
+            Literal::Bool(_) => TagRequest::Bool,
+        });
+        let Some(first) = kinds.next() else {
+            return TagRequest::Str;
+        };
+        kinds.fold(first, |all, kind| match (all, kind) {
+            _ if all == kind => all,
+            (TagRequest::U64 | TagRequest::I64, TagRequest::U64 | TagRequest::I64) => {
+                TagRequest::I64
+            }
+            _ => TagRequest::Any,
+        })
+    }
+}
+
 /// How many tags an error message lists before it says "and N more".
 const LISTED_TAGS: usize = 32;
 

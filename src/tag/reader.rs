@@ -21,8 +21,9 @@ use crate::buffer::{Buffer, Recorder};
 pub struct TagSink<'a, 'de> {
     pub(crate) buf: &'a mut Buffer<'de>,
     /// The tag key, recorded just before a value is (so a known tag costs
-    /// no buffer at all).
-    pub(crate) key: &'a str,
+    /// no buffer at all); `None` where the tag is itself a key (the
+    /// externally tagged form), recorded as the key it is.
+    pub(crate) key: Option<&'a str>,
     /// Whether an unknown value goes to a fallback (else it is an error).
     pub(crate) fallback: bool,
     /// `visible`: a known value is recorded too, for the payload to read.
@@ -74,6 +75,20 @@ impl<T: LiteralTable> Lookup for Static<T> {
 
     fn expected(&self) -> Vec<Literal> {
         T::expected()
+    }
+}
+
+/// What a tag reader expects: `a subtype tag in `type`, one of "cat", 3`,
+/// or without the key where the tag is a key itself (the external form).
+struct Expecting<'a, L: ?Sized>(&'a L);
+
+impl<L: ?Sized + Lookup> fmt::Display for Expecting<'_, L> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let tags = self.0.expected();
+        match self.0.key() {
+            "" => write!(f, "a subtype tag, one of {}", Expected(&tags)),
+            key => write!(f, "a subtype tag in `{key}`, one of {}", Expected(&tags)),
+        }
     }
 }
 
@@ -144,7 +159,9 @@ impl<'de> TagVisitor<'_, 'de> {
                     match (head, sink.head) {
                         (Some(value), Some(slot)) => *slot = Some(value),
                         _ => {
-                            sink.buf.push_str(sink.key);
+                            if let Some(key) = sink.key {
+                                sink.buf.push_str(key);
+                            }
                             record(sink.buf.recorder(crate::state::remaining()))?;
                         }
                     }
@@ -153,7 +170,9 @@ impl<'de> TagVisitor<'_, 'de> {
             }
             Some(index) => {
                 if let Some(sink) = self.sink.filter(|s| s.visible) {
-                    sink.buf.push_str(sink.key);
+                    if let Some(key) = sink.key {
+                        sink.buf.push_str(key);
+                    }
                     record(sink.buf.recorder(crate::state::remaining()))?;
                 }
                 Ok(Some(index))
@@ -172,7 +191,9 @@ impl<'de> TagVisitor<'_, 'de> {
     ) -> Result<Option<u32>, E> {
         match self.sink {
             Some(sink) if sink.fallback => {
-                sink.buf.push_str(sink.key);
+                if let Some(key) = sink.key {
+                    sink.buf.push_str(key);
+                }
                 record(sink.buf.recorder(crate::state::remaining()))?;
                 Ok(None)
             }
@@ -185,11 +206,7 @@ impl<'de> TagVisitor<'_, 'de> {
         what: Unexpected<'_>,
         record: impl FnOnce(Recorder<'_, 'de>) -> Result<(), E>,
     ) -> Result<Option<u32>, E> {
-        let message = format!(
-            "a subtype tag in `{}`, one of {}",
-            self.table.key(),
-            Expected(&self.table.expected())
-        );
+        let message = format!("{}", Expecting(self.table));
         self.unknown(|| E::invalid_type(what, &message.as_str()), record)
     }
 }
@@ -198,12 +215,7 @@ impl<'de> Visitor<'de> for TagVisitor<'_, 'de> {
     type Value = Option<u32>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "a subtype tag in `{}`, one of {}",
-            self.table.key(),
-            Expected(&self.table.expected())
-        )
+        fmt::Display::fmt(&Expecting(self.table), f)
     }
 
     fn visit_bool<E: de::Error>(self, v: bool) -> Result<Option<u32>, E> {
@@ -339,13 +351,7 @@ impl<'de, L: Lookup + 'static> Visitor<'de> for FastTagVisitor<'_, 'de, L> {
     type Value = Option<u32>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let table = self.table;
-        write!(
-            f,
-            "a subtype tag in `{}`, one of {}",
-            table.key(),
-            Expected(&table.expected())
-        )
+        fmt::Display::fmt(&Expecting(self.table), f)
     }
 
     #[inline]
@@ -551,7 +557,9 @@ where
             }
         }
         Some(sink) => {
-            sink.buf.push_str(sink.key);
+            if let Some(key) = sink.key {
+                sink.buf.push_str(key);
+            }
             let start = sink.buf.mark();
             sink.buf.record(deserializer, crate::state::remaining())?;
             let mut reader = sink.buf.reader_at(start);

@@ -23,7 +23,7 @@ use super::bound::{self, Direction};
 use super::private;
 use super::tables::{literal_tables, presence_tables, typed_tables, visible_indexes};
 use crate::ast::{Container, Style};
-use crate::attr::ContainerAttrs;
+use crate::attr::{ContainerAttrs, TagValue};
 use crate::check;
 use crate::ctx::Ctxt;
 use crate::serde_attr::{self, Which};
@@ -147,16 +147,29 @@ fn generate(cont: &Container) -> TokenStream {
         let rule = &rule.value;
         container_serde.push(syn::parse_quote!(#[serde(rename_all_fields = #rule)]));
     }
-    let twin_variants = item.variants.iter().map(|v| {
-        let mut v = v.clone();
-        v.attrs.retain(serde_attr::is_serde);
-        v.attrs = v.attrs.iter().map(serde_attr::readable_in_twin).collect();
-        for field in &mut v.fields {
-            field.attrs.retain(serde_attr::is_serde);
-            field.vis = syn::Visibility::Inherited;
-        }
-        v
-    });
+    let apart = cont.apart_form();
+    let twin_variants: Vec<syn::Variant> = item
+        .variants
+        .iter()
+        .zip(&cont.variants)
+        .map(|(v, ours)| {
+            let mut v = v.clone();
+            v.attrs.retain(serde_attr::is_serde);
+            v.attrs = v.attrs.iter().map(serde_attr::readable_in_twin).collect();
+            // In the external and adjacent forms the twin writes the
+            // variant's name: its tag.
+            if let (Some(_), Some(TagValue::Str(tag))) =
+                (apart, ours.tags.first().map(|t| &t.value))
+            {
+                v.attrs.push(syn::parse_quote!(#[serde(rename = #tag)]));
+            }
+            for field in &mut v.fields {
+                field.attrs.retain(serde_attr::is_serde);
+                field.vis = syn::Visibility::Inherited;
+            }
+            v
+        })
+        .collect();
     let generics = &item.generics;
 
     let tables = match (&cont.attrs.tag_type, cont.is_presence()) {
@@ -264,7 +277,10 @@ fn generate(cont: &Container) -> TokenStream {
             .collect(),
     );
     let (de_impl, _, de_where) = de_generics.split_for_impl();
-    let resolved = resolved_builds(cont);
+    let resolved = match apart {
+        None => resolved_builds(cont),
+        Some(_) => quote!(),
+    };
     let fallback_check = fallback_check(cont);
     // `visible`: only an enum that says so gets these.
     let visible_indexes = visible_indexes(cont);
@@ -282,12 +298,21 @@ fn generate(cont: &Container) -> TokenStream {
     };
     // `JsonSchema`, kept only when the runtime's `schemars` feature is on.
     let schema = super::schema::generate(cont);
-    let tagged_one = super::tagged_one::generate(cont);
+    // `Tagged` writes the internally tagged form only.
+    let tagged_one = match apart {
+        None => super::tagged_one::generate(cont),
+        Some(_) => quote!(),
+    };
 
     // Without serde attributes that change how a variant's content is read
     // or written, no twin: variants are built and written by the runtime's
     // shared code (`shape.rs`), which costs far less to compile.
-    let (twin_item, write_body, build_body) = if let Some(lean) = Lean::of(cont, &name) {
+    let lean = match apart {
+        None => Lean::of(cont, &name),
+        // serde's derive writes these forms, so the twin is always there.
+        Some(_) => None,
+    };
+    let (twin_item, write_body, build_body) = if let Some(lean) = lean {
         (lean.shapes, lean.write, lean.build)
     } else {
         (
@@ -303,6 +328,18 @@ fn generate(cont: &Container) -> TokenStream {
             quote!(#twin::serialize(self, #private::TaggedSerializer::<__S, __Table>::new(__serializer))),
             quote!(#twin::deserialize(#private::VariantDeserializer::new(__index, __payload))),
         )
+    };
+    let (twin_item, write_body, read_body) = match apart {
+        None => (
+            twin_item,
+            write_body,
+            quote!(#private::deserialize::<Self, __D>(__deserializer)),
+        ),
+        Some(_) => {
+            let apart = Apart::of(cont, &twin, &twin_variants, &container_serde, &twin_rename);
+            let writer = apart.writer;
+            (quote!(#twin_item #writer), apart.write, apart.read)
+        }
     };
 
     quote! {
@@ -329,7 +366,7 @@ fn generate(cont: &Container) -> TokenStream {
                 where
                     __D: #private::serde::Deserializer<'__de>,
                 {
-                    #private::deserialize::<Self, __D>(__deserializer)
+                    #read_body
                 }
             }
 
@@ -618,5 +655,77 @@ impl Lean {
                 }
             },
         })
+    }
+}
+
+/// The externally and adjacently tagged forms: written by serde's derive
+/// (the twin in the external form, a second twin with serde's `tag` and
+/// `content` in the adjacent one), the fallback's payload written as it
+/// is; read by the runtime as serde reads them, the variant's content by
+/// the twin.
+struct Apart {
+    /// The adjacent form's writing twin.
+    writer: TokenStream,
+    write: TokenStream,
+    read: TokenStream,
+}
+
+impl Apart {
+    fn of(
+        cont: &Container,
+        twin: &syn::Ident,
+        twin_variants: &[syn::Variant],
+        container_serde: &[Attribute],
+        twin_rename: &TokenStream,
+    ) -> Apart {
+        let private = private();
+        let item = cont.item;
+        let generics = &item.generics;
+        let where_clause = &generics.where_clause;
+        let remote = item.ident.to_string();
+        let serde_path = "::json_subtypes::__private::serde";
+        let deny = cont.attrs.deny_unknown_fields.is_some()
+            || cont.serde.iter().any(|e| e.is("deny_unknown_fields"));
+        let (writer, writer_ident, read) = match (&cont.attrs.tag, &cont.attrs.content) {
+            (Some(tag), Some(content)) => {
+                let writer_ident = format_ident!("__{}Adjacent", item.ident);
+                let (tag, content) = (&tag.value, &content.value);
+                (
+                    quote! {
+                        #[derive(#private::serde::Serialize)]
+                        #[serde(crate = #serde_path, remote = #remote #twin_rename, tag = #tag, content = #content)]
+                        #(#container_serde)*
+                        #[allow(dead_code, deprecated, non_camel_case_types, clippy::all, clippy::pedantic)]
+                        enum #writer_ident #generics #where_clause {
+                            #(#twin_variants,)*
+                        }
+                    },
+                    writer_ident,
+                    quote!(#private::deserialize_adjacent::<Self, __D>(__deserializer, &[#tag, #content], #deny)),
+                )
+            }
+            _ => (
+                quote!(),
+                twin.clone(),
+                quote!(#private::deserialize_external::<Self, __D>(__deserializer)),
+            ),
+        };
+        let write = match cont.fallback() {
+            Some(index) => {
+                let fallback = cont.variants[index].ident();
+                quote! {
+                    match self {
+                        Self::#fallback(__payload) => #private::serde::Serialize::serialize(__payload, __serializer),
+                        _ => #writer_ident::serialize(self, __serializer),
+                    }
+                }
+            }
+            None => quote!(#writer_ident::serialize(self, __serializer)),
+        };
+        Apart {
+            writer,
+            write,
+            read,
+        }
     }
 }

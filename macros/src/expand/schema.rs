@@ -36,6 +36,20 @@ pub fn generate(cont: &Container) -> TokenStream {
         None => quote!(::core::option::Option::None),
     };
     let first_match = cont.attrs.first_match.is_some();
+    let form = match (&cont.attrs.external, &cont.attrs.tag, &cont.attrs.content) {
+        (Some(_), _, _) => quote!(#private::schema::Form::External),
+        (None, Some(tag), Some(content)) => {
+            let (tag, content) = (&tag.value, &content.value);
+            let deny = cont.attrs.deny_unknown_fields.is_some()
+                || cont.serde.iter().any(|e| e.is("deny_unknown_fields"));
+            quote!(#private::schema::Form::Adjacent {
+                tag: #tag,
+                content: #content,
+                deny_unknown_fields: #deny,
+            })
+        }
+        _ => quote!(#private::schema::Form::Internal),
+    };
     let description = option_str(docs(&cont.item.attrs));
     let skips = cont
         .variants
@@ -84,6 +98,7 @@ pub fn generate(cont: &Container) -> TokenStream {
             impl #impl_generics #private::schema::VariantParts for #ident #ty_generics #where_clause {
                 const KEY: ::core::option::Option<&'static str> = #key;
                 const FIRST_MATCH: bool = #first_match;
+                const FORM: #private::schema::Form = #form;
 
                 #[allow(unused_variables)]
                 fn parts(
@@ -204,6 +219,10 @@ fn part(cont: &Container, v: &Variant) -> TokenStream {
         (Style::Struct, _) => {
             let object = object(cont, v);
             quote!(#private::schema::PartPayload::Object(#object))
+        }
+        (Style::Tuple, _) => {
+            let items = v.original.fields.iter().map(|f| probe(&f.ty));
+            quote!(#private::schema::PartPayload::Tuple(::std::vec![#(#items),*]))
         }
         _ => quote!(#private::schema::PartPayload::Unit),
     };

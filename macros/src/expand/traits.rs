@@ -42,6 +42,23 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
         quote::quote_spanned!(span=> ::json_subtypes::__private::exact_numbers_gate! {})
     });
     let visible = tr.attrs.visible.is_some();
+    let external = tr.attrs.external.is_some();
+    let content = match &tr.attrs.content {
+        Some(content) => {
+            let content = &content.value;
+            quote!(::core::option::Option::Some(#content))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let deny_unknown_fields = tr.attrs.deny_unknown_fields.is_some();
+    // The external and adjacent forms: reads and writes ask the registry
+    // which form it has; the internal form's go straight there.
+    let internal = match external || tr.attrs.content.is_some() {
+        true => quote!(
+            const __JSON_SUBTYPES_INTERNAL: bool = false;
+        ),
+        false => quote!(),
+    };
     let schema = tr.attrs.schema.is_some();
     let ident = tr.ident().clone();
     let description = super::schema::option_str(super::schema::docs(&item.attrs));
@@ -182,6 +199,8 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
             }
 
             impl #private::Registered for dyn #ident {
+                #internal
+
                 fn registry() -> &'static #private::Registry<Self> {
                     static REGISTRY: ::std::sync::OnceLock<#private::Registry<dyn #ident>> =
                         ::std::sync::OnceLock::new();
@@ -195,6 +214,9 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                                 require_tag_first: #require_tag_first,
                                 exact_numbers: #exact_numbers,
                                 visible: #visible,
+                                external: #external,
+                                content: #content,
+                                deny_unknown_fields: #deny_unknown_fields,
                             },
                             #private::inventory::iter::<__Registration>
                                 .into_iter()

@@ -1,0 +1,112 @@
+//! A variant's tag read as serde's derive reads an enum's variant: the
+//! externally tagged form's key and the adjacently tagged form's tag (a
+//! unit variant of the enum), a string in JSON, the variant's index in
+//! postcard and bincode.
+
+use core::fmt;
+use core::marker::PhantomData;
+
+use serde::de::value::{BorrowedStrDeserializer, StrDeserializer};
+use serde::de::{
+    self, DeserializeSeed, Deserializer, EnumAccess, Unexpected, VariantAccess, Visitor,
+};
+
+use super::Dispatch;
+use crate::tag::TagSink;
+
+/// Reads a variant's tag: a string looked up among the enum's tags, or,
+/// from formats that write the variant's index (postcard, bincode), that
+/// index. `None`: an unknown tag, recorded in the sink for the fallback.
+pub struct VariantSeed<'a, 'de, T> {
+    sink: Option<TagSink<'a, 'de>>,
+    marker: PhantomData<T>,
+}
+
+impl<'a, 'de, T> VariantSeed<'a, 'de, T> {
+    pub(crate) fn new(sink: Option<TagSink<'a, 'de>>) -> Self {
+        VariantSeed {
+            sink,
+            marker: PhantomData,
+        }
+    }
+}
+
+impl<'de, T: Dispatch<'de>> DeserializeSeed<'de> for VariantSeed<'_, 'de, T> {
+    type Value = Option<u32>;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<u32>, D::Error> {
+        deserializer.deserialize_identifier(self)
+    }
+}
+
+impl<'de, T: Dispatch<'de>> Visitor<'de> for VariantSeed<'_, 'de, T> {
+    type Value = Option<u32>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "a variant tag of {} or a variant index", T::NAME)
+    }
+
+    fn visit_u64<E: de::Error>(self, index: u64) -> Result<Option<u32>, E> {
+        match u32::try_from(index) {
+            Ok(index) if (index as usize) < T::VARIANTS.len() => Ok(Some(index)),
+            _ => Err(E::invalid_value(
+                Unexpected::Unsigned(index),
+                &format!("variant index 0 <= i < {}", T::VARIANTS.len()).as_str(),
+            )),
+        }
+    }
+
+    fn visit_str<E: de::Error>(self, tag: &str) -> Result<Option<u32>, E> {
+        T::read_tag(StrDeserializer::<E>::new(tag), self.sink)
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, tag: &'de str) -> Result<Option<u32>, E> {
+        T::read_tag(BorrowedStrDeserializer::<E>::new(tag), self.sink)
+    }
+
+    fn visit_bytes<E: de::Error>(self, tag: &[u8]) -> Result<Option<u32>, E> {
+        match core::str::from_utf8(tag) {
+            Ok(tag) => self.visit_str(tag),
+            Err(_) => Err(E::invalid_value(Unexpected::Bytes(tag), &self)),
+        }
+    }
+}
+
+/// Reads the adjacent form's tag as serde writes it, a unit variant of the
+/// enum: `"Dog"` in JSON, the variant's index in postcard and bincode.
+pub(crate) fn read_unit_variant<'de, T, D>(
+    deserializer: D,
+    sink: Option<TagSink<'_, 'de>>,
+) -> Result<Option<u32>, D::Error>
+where
+    T: Dispatch<'de>,
+    D: Deserializer<'de>,
+{
+    deserializer.deserialize_enum(
+        T::NAME,
+        T::VARIANTS,
+        UnitVariant::<T> {
+            sink,
+            marker: PhantomData,
+        },
+    )
+}
+
+struct UnitVariant<'a, 'de, T> {
+    sink: Option<TagSink<'a, 'de>>,
+    marker: PhantomData<T>,
+}
+
+impl<'de, T: Dispatch<'de>> Visitor<'de> for UnitVariant<'_, 'de, T> {
+    type Value = Option<u32>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "a variant tag of {}", T::NAME)
+    }
+
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Option<u32>, A::Error> {
+        let (found, access) = data.variant_seed(VariantSeed::<T>::new(self.sink))?;
+        access.unit_variant()?;
+        Ok(found)
+    }
+}

@@ -1,0 +1,410 @@
+//! The adjacently tagged form, `{"type":"Circle","value":{"r":1.0}}`: the
+//! tag and the payload under two keys of one map (serde's and typetag's
+//! `tag` + `content`). Formats that write a struct as a sequence (postcard,
+//! bincode) hold `[tag, content]`.
+//!
+//! With the tag first nothing is buffered; content that comes before the
+//! tag is recorded, as serde does, within `max_buffer`. Other keys are
+//! ignored (parsed, as the internal form parses them) or, with
+//! `deny_unknown_fields`, refused. A set with a fallback records every entry
+//! before the tag, so an unknown tag lands there with the whole object.
+
+use core::cell::Cell;
+use core::fmt;
+use core::marker::PhantomData;
+use std::sync::OnceLock;
+
+use serde::de::{
+    self, DeserializeSeed, Deserializer, Error as _, IgnoredAny, IntoDeserializer, MapAccess,
+    SeqAccess, Visitor,
+};
+use serde::ser::{SerializeStruct, Serializer};
+
+use super::{build_from, Bare, BuildSeed, TagSeed, TagValue};
+use crate::buffer::{Buffer, Limit, Mark};
+use crate::dispatch::Subtypes;
+use crate::object::Subtype;
+use crate::rest::{duplicate_field, missing_field, Rest};
+use crate::state::clear_hoist;
+use crate::tag::{OwnedLiteral, TagSink};
+
+/// The two keys of the adjacent form, as serde's struct requests want
+/// them: `[tag, content]`, interned once per pair (profiles are built at
+/// run time), so memory is bounded by the distinct pairs.
+pub(crate) fn fields(tag: &str, content: &str) -> &'static [&'static str] {
+    type Pairs = parking_lot::Mutex<Vec<&'static [&'static str]>>;
+    static PAIRS: OnceLock<Pairs> = OnceLock::new();
+    let mut pairs = PAIRS.get_or_init(Default::default).lock();
+    if let Some(found) = pairs.iter().find(|p| p[0] == tag && p[1] == content) {
+        return found;
+    }
+    let tag: &'static str = Box::leak(Box::<str>::from(tag));
+    let content: &'static str = Box::leak(Box::<str>::from(content));
+    let leaked: &'static [&'static str] = Box::leak(Box::new([tag, content]));
+    pairs.push(leaked);
+    leaked
+}
+
+/// The form's settings: its struct name and keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Adjacent {
+    /// The name a struct request tells the format (the trait's name).
+    pub(crate) name: &'static str,
+    /// `[tag, content]`, from [`fields`].
+    pub(crate) fields: &'static [&'static str],
+    pub(crate) deny_unknown_fields: bool,
+}
+
+impl Adjacent {
+    /// The form for a set named `name` (`dyn Shape`, `profile of dyn
+    /// Shape`): its struct is named for the trait (`Shape`), as typetag's is.
+    pub(crate) fn new(
+        name: &'static str,
+        tag: &str,
+        content: &str,
+        deny_unknown_fields: bool,
+    ) -> Self {
+        Adjacent {
+            name: name.rsplit("dyn ").next().unwrap_or(name),
+            fields: fields(tag, content),
+            deny_unknown_fields,
+        }
+    }
+
+    pub(crate) fn tag(&self) -> &'static str {
+        self.fields[0]
+    }
+
+    pub(crate) fn content(&self) -> &'static str {
+        self.fields[1]
+    }
+}
+
+/// Writes `value` as a struct of two fields, `tag` and the content (the
+/// content first when `last`).
+pub(crate) fn serialize<S, V>(
+    serializer: S,
+    form: Adjacent,
+    tag: &OwnedLiteral,
+    value: &V,
+    last: bool,
+) -> Result<S::Ok, S::Error>
+where
+    S: Serializer,
+    V: ?Sized + Subtype,
+{
+    let mut out = serializer.serialize_struct(form.name, 2)?;
+    if last {
+        out.serialize_field(form.content(), &Bare(value))?;
+        out.serialize_field(form.tag(), &TagValue(tag))?;
+    } else {
+        out.serialize_field(form.tag(), &TagValue(tag))?;
+        out.serialize_field(form.content(), &Bare(value))?;
+    }
+    out.end()
+}
+
+/// Reads one value of `subtypes` in the adjacently tagged form.
+pub(crate) fn deserialize<'de, S, D>(
+    subtypes: S,
+    form: Adjacent,
+    deserializer: D,
+) -> Result<S::Value, D::Error>
+where
+    S: Subtypes<'de>,
+    D: Deserializer<'de>,
+{
+    let Some(_level) = crate::state::enter(subtypes.max_depth(), None) else {
+        return Err(D::Error::custom("recursion limit exceeded"));
+    };
+    let human_readable = deserializer.is_human_readable();
+    deserializer.deserialize_struct(
+        form.name,
+        form.fields,
+        AdjacentVisitor {
+            subtypes,
+            form,
+            human_readable,
+            marker: PhantomData,
+        },
+    )
+}
+
+struct AdjacentVisitor<'de, S> {
+    subtypes: S,
+    form: Adjacent,
+    human_readable: bool,
+    marker: PhantomData<&'de ()>,
+}
+
+impl<'de, S: Subtypes<'de>> AdjacentVisitor<'de, S> {
+    /// Records the value of the entry whose key was just read, within the
+    /// set's limit.
+    fn record<A: MapAccess<'de>>(
+        &self,
+        buf: &mut Buffer<'de>,
+        map: &mut A,
+        depth: u32,
+        limit: Option<Limit>,
+    ) -> Result<(), A::Error> {
+        let s = &self.subtypes;
+        if S::MAY_BE_EXACT && s.exact_numbers() {
+            return crate::exact::record_value(buf, map, depth, limit);
+        }
+        match limit {
+            Some(limit) => buf.record_value_within(map, depth, limit),
+            None => buf.record_value(map, depth),
+        }
+    }
+
+    /// Reads the keys after the tag and the content: only others may come.
+    fn finish<A: MapAccess<'de>>(&self, map: &mut A) -> Result<(), A::Error> {
+        let form = self.form;
+        while let Some(field) = map.next_key_seed(FieldSeed {
+            form,
+            record: None,
+            before_tag: None,
+        })? {
+            match field {
+                Field::Tag => return Err(duplicate_field(form.tag())),
+                Field::Content => return Err(duplicate_field(form.content())),
+                Field::Other => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<'de, S: Subtypes<'de>> Visitor<'de> for AdjacentVisitor<'de, S> {
+    type Value = S::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "a map with the subtype tag of {} in `{}` and its content in `{}`",
+            self.subtypes.name(),
+            self.form.tag(),
+            self.form.content()
+        )
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<S::Value, A::Error> {
+        clear_hoist();
+        let s = &self.subtypes;
+        let form = self.form;
+        let fallback = if S::MAY_KEEP_TAG { s.fallback() } else { None };
+        let limit = if S::MAY_LIMIT { s.limit() } else { None };
+        let tag_first = S::MAY_REQUIRE_TAG_FIRST && s.require_tag_first();
+        let depth = crate::state::remaining();
+        // Before the tag: the content recorded (and, for a fallback, every
+        // entry with its key).
+        let mut buf = Buffer::new();
+        buf.note_human_readable(self.human_readable);
+        let mut content: Option<Mark> = None;
+        let index = loop {
+            let seed = FieldSeed {
+                form,
+                record: fallback.map(|_| &mut buf),
+                before_tag: tag_first.then(|| s.name()),
+            };
+            match map.next_key_seed(seed)? {
+                Some(Field::Tag) => {
+                    let sink = fallback.map(|_| TagSink {
+                        buf: &mut buf,
+                        key: Some(form.tag()),
+                        fallback: true,
+                        visible: false,
+                        head: None,
+                    });
+                    break map.next_value_seed(TagSeed { subtypes: s, sink })?;
+                }
+                Some(Field::Content) => {
+                    if content.is_some() {
+                        return Err(duplicate_field(form.content()));
+                    }
+                    if fallback.is_none() {
+                        // The key was not recorded; the content starts here.
+                        buf.first_use();
+                    }
+                    content = Some(buf.mark());
+                    self.record(&mut buf, &mut map, depth, limit)?;
+                }
+                Some(Field::Other) if fallback.is_some() => {
+                    self.record(&mut buf, &mut map, depth, limit)?;
+                }
+                Some(Field::Other) => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+                None => {
+                    return match fallback {
+                        // No tag: the fallback reads the whole object.
+                        Some(fallback) => self.rest(fallback, buf.prefix_reader_ended(), map),
+                        None => Err(missing_field(form.tag())),
+                    };
+                }
+            }
+        };
+        let Some(index) = index else {
+            // An unknown tag, recorded with its key: the fallback reads the
+            // object from its start, the rest live.
+            let fallback = fallback.unwrap_or_default();
+            return self.rest(fallback, buf.prefix_reader(), map);
+        };
+        let value = match content {
+            Some(at) => {
+                let mut reader = buf.reader_at(at);
+                build_from(s, index, reader.next_value::<A::Error>(self.human_readable))?
+            }
+            None => loop {
+                match map.next_key_seed(FieldSeed {
+                    form,
+                    record: None,
+                    before_tag: None,
+                })? {
+                    Some(Field::Tag) => return Err(duplicate_field(form.tag())),
+                    Some(Field::Content) => {
+                        break map.next_value_seed(BuildSeed { subtypes: s, index })?;
+                    }
+                    Some(Field::Other) => {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                    // No content: a unit, as serde and typetag read it.
+                    None => return build_from(s, index, ().into_deserializer()),
+                }
+            },
+        };
+        self.finish(&mut map)?;
+        Ok(value)
+    }
+
+    /// `[tag, content]`, as formats that write a struct as a sequence hold
+    /// it. Such a format cannot skip what it does not know, so an unknown
+    /// tag is an error there, fallback or not.
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<S::Value, A::Error> {
+        clear_hoist();
+        let s = &self.subtypes;
+        let index = match seq.next_element_seed(TagSeed {
+            subtypes: s,
+            sink: None,
+        })? {
+            Some(index) => index.unwrap_or_default(),
+            None => return Err(A::Error::invalid_length(0, &self)),
+        };
+        match seq.next_element_seed(BuildSeed { subtypes: s, index })? {
+            Some(value) => Ok(value),
+            // No content (serde writes a unit variant's struct so): a unit,
+            // as in a map.
+            None => build_from(s, index, ().into_deserializer()),
+        }
+    }
+}
+
+impl<'de, S: Subtypes<'de>> AdjacentVisitor<'de, S> {
+    /// The fallback, reading the entries recorded before (`prefix`) and
+    /// the live rest of the object.
+    fn rest<A: MapAccess<'de>>(
+        &self,
+        fallback: u32,
+        prefix: crate::rest::PrefixReader<'_, 'de>,
+        live: A,
+    ) -> Result<S::Value, A::Error> {
+        let slot = Cell::new(None);
+        let rest = Rest {
+            prefix,
+            live,
+            tag: Some(self.form.tag()),
+            hint: Some(self.form.tag()),
+            catch: self.subtypes.erased().then_some(&slot),
+            human_readable: self.human_readable,
+            from_prefix: false,
+        };
+        let out = self.subtypes.build(fallback, rest);
+        out.map_err(|e| slot.take().unwrap_or(e))
+    }
+}
+
+/// A key of the adjacent form.
+enum Field {
+    Tag,
+    Content,
+    Other,
+}
+
+/// Reads a key as a string, as serde's and typetag's readers of the form
+/// do; with `record`, the key is recorded too (for the fallback).
+struct FieldSeed<'a, 'de> {
+    form: Adjacent,
+    record: Option<&'a mut Buffer<'de>>,
+    /// `require_tag_first`, before the tag: the set's name, for the error
+    /// any other key is.
+    before_tag: Option<&'a str>,
+}
+
+impl<'de> DeserializeSeed<'de> for FieldSeed<'_, 'de> {
+    type Value = Field;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Field, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de> FieldSeed<'_, 'de> {
+    fn field<E: de::Error>(&self, key: &str) -> Result<Field, E> {
+        let form = self.form;
+        if key == form.tag() {
+            Ok(Field::Tag)
+        } else if let Some(name) = self.before_tag {
+            Err(E::custom(format_args!(
+                "the tag `{}` of {name} must be the first key (require_tag_first), found `{key}`",
+                form.tag()
+            )))
+        } else if key == form.content() {
+            Ok(Field::Content)
+        } else if form.deny_unknown_fields {
+            Err(E::custom(format_args!(
+                "unknown field `{key}`, expected `{}` or `{}`",
+                form.tag(),
+                form.content()
+            )))
+        } else {
+            Ok(Field::Other)
+        }
+    }
+}
+
+impl<'de> Visitor<'de> for FieldSeed<'_, 'de> {
+    type Value = Field;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let form = self.form;
+        match form.deny_unknown_fields {
+            true => write!(f, "`{}` or `{}`", form.tag(), form.content()),
+            false => write!(f, "`{}`, `{}` or another key", form.tag(), form.content()),
+        }
+    }
+
+    fn visit_str<E: de::Error>(self, key: &str) -> Result<Field, E> {
+        let field = self.field(key)?;
+        if let (Some(buf), Field::Content | Field::Other) = (self.record, &field) {
+            buf.push_str(key);
+        }
+        Ok(field)
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, key: &'de str) -> Result<Field, E> {
+        let field = self.field(key)?;
+        if let (Some(buf), Field::Content | Field::Other) = (self.record, &field) {
+            buf.push_borrowed_str(key);
+        }
+        Ok(field)
+    }
+
+    fn visit_bytes<E: de::Error>(self, key: &[u8]) -> Result<Field, E> {
+        match core::str::from_utf8(key) {
+            Ok(key) => self.visit_str(key),
+            Err(_) => Err(E::invalid_value(de::Unexpected::Bytes(key), &self)),
+        }
+    }
+}

@@ -1,0 +1,262 @@
+//! An annotated enum in the externally and adjacently tagged forms, read
+//! as serde's derive reads them: the external form with
+//! `deserialize_enum` (`"Fish"` or `{"Dog":{...}}` in JSON, the variant's
+//! index in postcard and bincode), the adjacent form's tag as a unit
+//! variant of the enum. The variant's content is read by the enum's
+//! serde-derived twin, through the format's own variant access, so every
+//! serde attribute of the variants and their fields reads as under serde.
+//! Writing is the twin's serde-derived code (see the macro's expansion).
+
+use core::fmt;
+use core::marker::PhantomData;
+
+use serde::de::{
+    self, DeserializeSeed, Deserializer, EnumAccess, Error as _, MapAccess, VariantAccess, Visitor,
+};
+
+use super::adjacent::{self, Adjacent};
+use crate::buffer::{Buffer, Mark, Reader};
+use crate::dispatch::{Dispatch, EnumSubtypes, VariantSeed};
+use crate::state::clear_hoist;
+use crate::tag::TagSink;
+
+/// Reads an enum in the externally tagged form.
+pub fn deserialize_external<'de, T, D>(deserializer: D) -> Result<T, D::Error>
+where
+    T: Dispatch<'de>,
+    D: Deserializer<'de>,
+{
+    let Some(_level) = crate::state::enter(T::MAX_DEPTH, None) else {
+        return Err(D::Error::custom("recursion limit exceeded"));
+    };
+    let human_readable = deserializer.is_human_readable();
+    deserializer.deserialize_enum(
+        T::NAME,
+        T::VARIANTS,
+        ExternalVisitor::<T> {
+            human_readable,
+            marker: PhantomData,
+        },
+    )
+}
+
+/// Reads an enum in the adjacently tagged form, its tag under
+/// `fields[0]`, its content under `fields[1]`.
+pub fn deserialize_adjacent<'de, T, D>(
+    deserializer: D,
+    fields: &'static [&'static str],
+    deny_unknown_fields: bool,
+) -> Result<T, D::Error>
+where
+    T: Dispatch<'de>,
+    D: Deserializer<'de>,
+{
+    let form = Adjacent {
+        name: T::NAME,
+        fields,
+        deny_unknown_fields,
+    };
+    adjacent::deserialize(EnumSubtypes::<T>::new(), form, deserializer)
+}
+
+struct ExternalVisitor<T> {
+    human_readable: bool,
+    marker: PhantomData<T>,
+}
+
+impl<'de, T: Dispatch<'de>> Visitor<'de> for ExternalVisitor<T> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match T::EXPECTING {
+            Some(expecting) => f.write_str(expecting),
+            None => write!(
+                f,
+                "a variant of {}: its tag as a string, or a map with the tag as its single key",
+                T::NAME
+            ),
+        }
+    }
+
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<T, A::Error> {
+        clear_hoist();
+        // An unknown tag is recorded for the fallback, as the key it is.
+        let mut kept = Buffer::new();
+        let sink = T::FALLBACK.map(|_| TagSink {
+            buf: &mut kept,
+            key: None,
+            fallback: true,
+            visible: false,
+            head: None,
+        });
+        let (found, access) = data.variant_seed(VariantSeed::<T>::new(sink))?;
+        let human_readable = self.human_readable;
+        match (found, T::FALLBACK) {
+            (Some(index), _) => T::build(
+                index,
+                AccessPayload {
+                    access,
+                    human_readable,
+                },
+            ),
+            // The fallback reads a map of that one key and its value.
+            (None, Some(fallback)) => {
+                kept.note_human_readable(human_readable);
+                T::build(
+                    fallback,
+                    KeyFirst {
+                        key: Some(kept.reader_at(Mark::START)),
+                        access: Some(access),
+                        human_readable,
+                    },
+                )
+            }
+            (None, None) => Err(A::Error::custom("an unknown tag reached no fallback")),
+        }
+    }
+}
+
+/// The format's variant access as a payload: the enum's twin reads the
+/// variant's content through it (a unit, a newtype's value, a tuple's or
+/// a struct's fields), and as a deserializer it is the newtype content.
+struct AccessPayload<A> {
+    access: A,
+    human_readable: bool,
+}
+
+impl<'de, A: VariantAccess<'de>> VariantAccess<'de> for AccessPayload<A> {
+    type Error = A::Error;
+
+    fn unit_variant(self) -> Result<(), A::Error> {
+        self.access.unit_variant()
+    }
+
+    fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value, A::Error> {
+        self.access.newtype_variant_seed(seed)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, A::Error> {
+        self.access.tuple_variant(len, visitor)
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, A::Error> {
+        self.access.struct_variant(fields, visitor)
+    }
+}
+
+/// Hands a request for the newtype content to the content's deserializer.
+struct Forward<V>(V);
+
+impl<'de, V: Visitor<'de>> DeserializeSeed<'de> for Forward<V> {
+    type Value = V::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<V::Value, D::Error> {
+        deserializer.deserialize_any(self.0)
+    }
+}
+
+impl<'de, A: VariantAccess<'de>> Deserializer<'de> for AccessPayload<A> {
+    type Error = A::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, A::Error> {
+        self.access.newtype_variant_seed(Forward(visitor))
+    }
+
+    fn is_human_readable(&self) -> bool {
+        self.human_readable
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+/// An unknown variant handed to the fallback: a map of its tag (recorded,
+/// replayed as the key) and its content (read live from the format's
+/// variant access), as a map in JSON holds it.
+struct KeyFirst<'b, 'de, A> {
+    key: Option<Reader<'b, 'de>>,
+    /// `None` once the content was read.
+    access: Option<A>,
+    human_readable: bool,
+}
+
+impl<'de, A: VariantAccess<'de>> MapAccess<'de> for KeyFirst<'_, 'de, A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        match self.key.take() {
+            Some(mut key) => seed
+                .deserialize(key.next_key::<A::Error>(self.human_readable))
+                .map(Some),
+            None => Ok(None),
+        }
+    }
+
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
+        match self.access.take() {
+            Some(access) => access.newtype_variant_seed(seed),
+            None => Err(A::Error::custom(
+                "a map value was asked for after the map's end",
+            )),
+        }
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        Some(usize::from(self.key.is_some()))
+    }
+}
+
+/// The whole map, whatever is asked, as a fallback payload reads it.
+impl<'de, A: VariantAccess<'de>> Deserializer<'de> for KeyFirst<'_, 'de, A> {
+    type Error = A::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, A::Error> {
+        visitor.visit_map(self)
+    }
+
+    fn is_human_readable(&self) -> bool {
+        self.human_readable
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+/// The fallback variant (a newtype: the macro refuses others in this form)
+/// reading the map as its content.
+impl<'de, A: VariantAccess<'de>> VariantAccess<'de> for KeyFirst<'_, 'de, A> {
+    type Error = A::Error;
+
+    fn unit_variant(self) -> Result<(), A::Error> {
+        self.deserialize_any(de::IgnoredAny).map(|_| ())
+    }
+
+    fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value, A::Error> {
+        seed.deserialize(self)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, A::Error> {
+        visitor.visit_map(self)
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        _fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, A::Error> {
+        visitor.visit_map(self)
+    }
+}

@@ -1,0 +1,265 @@
+//! The externally and adjacently tagged forms, `{"Circle":{"r":1.0}}` and
+//! `{"type":"Circle","value":{"r":1.0}}`: their readers over any set of
+//! subtypes (`external`, `adjacent`), their writers, and what both share:
+//! the tag read with the one request its kinds allow ([`Requested`]), and a
+//! value handed to a subtype as its payload ([`ValuePayload`]).
+//!
+//! Both read with `deserialize_map` or `deserialize_struct`, never
+//! `deserialize_any`, so formats that do not describe themselves (postcard,
+//! bincode) read what they wrote, as typetag's readers do. With the tag
+//! first nothing is buffered.
+
+use core::cell::Cell;
+
+use serde::de::{self, DeserializeSeed, Deserializer, VariantAccess, Visitor};
+use serde::ser::Serialize;
+
+use crate::dispatch::Subtypes;
+use crate::object::{JsonOut, Subtype};
+use crate::tag::{OwnedLiteral, TagRequest, TagSink};
+
+pub(crate) mod adjacent;
+pub(crate) mod enums;
+pub(crate) mod external;
+
+pub(crate) use self::adjacent::Adjacent;
+
+/// How the tag sits beside the payload.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) enum Representation {
+    /// `{"type":"Circle","r":1.0}`: the tag among the payload's fields.
+    #[default]
+    Internal,
+    /// `{"Circle":{"r":1.0}}`: the tag as the one key, the payload its value.
+    External,
+    /// `{"type":"Circle","value":{"r":1.0}}`: the tag and the payload under
+    /// two keys.
+    Adjacent(Adjacent),
+}
+
+/// A tag's deserializer that answers a request for any value with the one
+/// `request` says: the readers of the tables ask for any value, which a
+/// format that does not describe itself cannot answer.
+pub(crate) struct Requested<D> {
+    pub(crate) deserializer: D,
+    pub(crate) request: TagRequest,
+}
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for Requested<D> {
+    type Error = D::Error;
+
+    #[inline]
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        let d = self.deserializer;
+        match self.request {
+            TagRequest::Str => d.deserialize_str(visitor),
+            TagRequest::U64 => d.deserialize_u64(visitor),
+            TagRequest::I64 => d.deserialize_i64(visitor),
+            TagRequest::Bool => d.deserialize_bool(visitor),
+            TagRequest::Any => d.deserialize_any(visitor),
+        }
+    }
+
+    fn is_human_readable(&self) -> bool {
+        self.deserializer.is_human_readable()
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+        bytes byte_buf option unit unit_struct newtype_struct seq tuple
+        tuple_struct map struct enum identifier ignored_any
+    }
+}
+
+/// Reads a tag (a map key in the external form, a value in the adjacent
+/// one) with the request of its kinds: `Some(index)`, or `None` for an
+/// unknown tag recorded in the sink for the fallback.
+pub(crate) struct TagSeed<'a, 'de, S> {
+    pub(crate) subtypes: &'a S,
+    pub(crate) sink: Option<TagSink<'a, 'de>>,
+}
+
+impl<'de, S: Subtypes<'de>> DeserializeSeed<'de> for TagSeed<'_, 'de, S> {
+    type Value = Option<u32>;
+
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<u32>, D::Error> {
+        if S::TAG_IS_VARIANT {
+            return self.subtypes.read_variant_tag(deserializer, self.sink);
+        }
+        let request = self.subtypes.tag_request();
+        self.subtypes.read_tag(
+            Requested {
+                deserializer,
+                request,
+            },
+            self.sink,
+        )
+    }
+}
+
+/// Reads subtype `index` from a value: the content of the external form's
+/// one entry or of the adjacent form's content key.
+pub(crate) struct BuildSeed<'a, S> {
+    pub(crate) subtypes: &'a S,
+    pub(crate) index: u32,
+}
+
+impl<'de, S: Subtypes<'de>> DeserializeSeed<'de> for BuildSeed<'_, S> {
+    type Value = S::Value;
+
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<S::Value, D::Error> {
+        build_from(self.subtypes, self.index, deserializer)
+    }
+}
+
+/// Reads subtype `index` from `deserializer`, keeping the format's own
+/// error (with its position) where a type-erased payload would flatten it.
+pub(crate) fn build_from<'de, S, D>(
+    subtypes: &S,
+    index: u32,
+    deserializer: D,
+) -> Result<S::Value, D::Error>
+where
+    S: Subtypes<'de>,
+    D: Deserializer<'de>,
+{
+    let slot = Cell::new(None);
+    let payload = ValuePayload {
+        deserializer,
+        catch: subtypes.erased().then_some(&slot),
+    };
+    subtypes
+        .build(index, payload)
+        .map_err(|e| slot.take().unwrap_or(e))
+}
+
+/// A whole value as a subtype's payload: every request goes to the value's
+/// own deserializer, and as a variant access it is the variant's content.
+pub(crate) struct ValuePayload<'s, 'de, D: Deserializer<'de>> {
+    deserializer: D,
+    /// Keeps the first error of the format for a type-erased payload (see
+    /// `Rest::catch`).
+    catch: Option<&'s Cell<Option<D::Error>>>,
+}
+
+/// Keeps the first error in `catch` and passes a stand-in on, as `Rest`
+/// does for the live map.
+#[inline]
+fn caught<T, E: de::Error>(catch: Option<&Cell<Option<E>>>, out: Result<T, E>) -> Result<T, E> {
+    match (catch, out) {
+        (Some(slot), Err(e)) => Err(keep_first(slot, e)),
+        (_, out) => out,
+    }
+}
+
+#[cold]
+fn keep_first<E: de::Error>(slot: &Cell<Option<E>>, e: E) -> E {
+    match slot.take() {
+        Some(first) => {
+            slot.set(Some(first));
+            e
+        }
+        None => {
+            let stand_in = E::custom(format_args!("{e}"));
+            slot.set(Some(e));
+            stand_in
+        }
+    }
+}
+
+macro_rules! forward_caught {
+    ($($method:ident($($arg:ident: $ty:ty),*))*) => {
+        $(
+            #[inline]
+            fn $method<V: Visitor<'de>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value, D::Error> {
+                caught(self.catch, self.deserializer.$method($($arg,)* visitor))
+            }
+        )*
+    };
+}
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for ValuePayload<'_, 'de, D> {
+    type Error = D::Error;
+
+    forward_caught! {
+        deserialize_any() deserialize_bool() deserialize_i8() deserialize_i16()
+        deserialize_i32() deserialize_i64() deserialize_i128() deserialize_u8()
+        deserialize_u16() deserialize_u32() deserialize_u64() deserialize_u128()
+        deserialize_f32() deserialize_f64() deserialize_char() deserialize_str()
+        deserialize_string() deserialize_bytes() deserialize_byte_buf()
+        deserialize_option() deserialize_unit() deserialize_seq() deserialize_map()
+        deserialize_identifier() deserialize_ignored_any()
+        deserialize_unit_struct(name: &'static str)
+        deserialize_newtype_struct(name: &'static str)
+        deserialize_tuple(len: usize)
+        deserialize_tuple_struct(name: &'static str, len: usize)
+        deserialize_struct(name: &'static str, fields: &'static [&'static str])
+        deserialize_enum(name: &'static str, variants: &'static [&'static str])
+    }
+
+    fn is_human_readable(&self) -> bool {
+        self.deserializer.is_human_readable()
+    }
+}
+
+impl<'de, D: Deserializer<'de>> VariantAccess<'de> for ValuePayload<'_, 'de, D> {
+    type Error = D::Error;
+
+    fn unit_variant(self) -> Result<(), D::Error> {
+        de::Deserialize::deserialize(self)
+    }
+
+    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, D::Error> {
+        seed.deserialize(self)
+    }
+
+    fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, D::Error> {
+        self.deserialize_tuple(len, visitor)
+    }
+
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.deserialize_struct("", fields, visitor)
+    }
+}
+
+/// A subtype's value written as it is, as the content of the external or
+/// adjacent form: compiled for serde_json's compact writer where that is
+/// the serializer (`native`), else through `erased_serde`.
+pub(crate) struct Bare<'a, V: ?Sized>(pub(crate) &'a V);
+
+impl<V: ?Sized + Subtype> Serialize for Bare<'_, V> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let serializer = match crate::native::write_json(serializer, |json| {
+            self.0.__json_subtypes_to_json(JsonOut::Bare(json))
+        }) {
+            Ok(done) => return done,
+            Err(serializer) => serializer,
+        };
+        erased_serde::serialize(self.0.__json_subtypes_erased(), serializer)
+    }
+}
+
+/// A tag as the external form's key or the adjacent form's tag value.
+/// Not `OwnedLiteral`'s own `Serialize`: the internal form writes its tag
+/// entry through that one, and more callers of it (these writers, for the
+/// same serializer) make LLVM stop inlining it into the internal form's
+/// write, which then costs 1 to 3% more instructions (PERFORMANCE.md,
+/// "Where the write's extra instructions go").
+pub(crate) struct TagValue<'a>(pub(crate) &'a OwnedLiteral);
+
+impl Serialize for TagValue<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            OwnedLiteral::Str(v) => s.serialize_str(v),
+            OwnedLiteral::I64(v) => s.serialize_i64(*v),
+            OwnedLiteral::U64(v) => s.serialize_u64(*v),
+            OwnedLiteral::Bool(v) => s.serialize_bool(*v),
+        }
+    }
+}

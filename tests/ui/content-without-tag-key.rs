@@ -1,0 +1,6 @@
+use json_subtypes::json_subtypes;
+
+#[json_subtypes(content = "value")]
+trait Shape {}
+
+fn main() {}

@@ -1,0 +1,6 @@
+use json_subtypes::json_subtypes;
+
+#[json_subtypes(tag = "type", content = "")]
+trait Shape {}
+
+fn main() {}

@@ -1,0 +1,6 @@
+use json_subtypes::json_subtypes;
+
+#[json_subtypes(external, content = "value")]
+trait Shape {}
+
+fn main() {}

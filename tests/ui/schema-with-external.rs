@@ -1,0 +1,6 @@
+use json_subtypes::json_subtypes;
+
+#[json_subtypes(external, schema)]
+trait Shape {}
+
+fn main() {}
