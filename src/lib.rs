@@ -1018,6 +1018,8 @@ mod exact;
 // Both reached only through `__private`.
 #[allow(missing_docs)]
 mod fallback;
+// Reached only through `__private`.
+mod instances;
 #[allow(missing_docs)]
 mod marker;
 mod native;
@@ -1078,6 +1080,11 @@ pub mod __private {
     }
     pub mod marker {
         pub use crate::marker::{probe, Conversions, Markers, Probe};
+    }
+    pub mod instances {
+        #[cfg(feature = "schemars")]
+        pub use crate::instances::schema_name;
+        pub use crate::instances::{build, registry, Instance};
     }
     pub use crate::entry::{
         deserialize_marked, deserialize_registered, serialize_marked, serialize_registered,

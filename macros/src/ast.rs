@@ -1,9 +1,13 @@
 //! The typed model of an annotated enum, trait or trait impl. Keeps the
 //! original syntax so every error can point at the user's tokens.
 
-use quote::ToTokens;
+use proc_macro2::{Span, TokenStream};
+use quote::{quote, ToTokens};
 use syn::ext::IdentExt;
-use syn::{Fields, Ident, ItemEnum, ItemImpl, ItemTrait};
+use syn::spanned::Spanned as _;
+use syn::{
+    Fields, GenericArgument, GenericParam, Ident, ItemEnum, ItemImpl, ItemTrait, PathArguments,
+};
 
 use crate::attr::{tag_value, typed_value, ContainerAttrs, Spanned, TagValue, VariantAttrs};
 use crate::case::RenameRule;
@@ -301,6 +305,44 @@ impl<'a> Trait<'a> {
     pub fn tag_key(&self) -> Option<&str> {
         self.attrs.tag.as_ref().map(|t| t.value.as_str())
     }
+
+    /// The associated types, which `dyn Trait` names (`dyn Trait<Out = f64>`):
+    /// one instantiation per choice of them, as for type parameters.
+    pub fn assoc_types(&self) -> impl Iterator<Item = &syn::TraitItemType> {
+        self.item.items.iter().filter_map(|item| match item {
+            syn::TraitItem::Type(ty) => Some(ty),
+            _ => None,
+        })
+    }
+
+    /// Whether `dyn Trait` has parameters (type, const or lifetime
+    /// parameters, or associated types), so each instantiation has a
+    /// registry of its own.
+    pub fn is_generic(&self) -> bool {
+        !self.item.generics.params.is_empty() || self.assoc_types().next().is_some()
+    }
+}
+
+/// One registration an annotated impl of a generic trait's instantiation
+/// makes.
+pub struct Registration {
+    /// The registered type.
+    pub self_ty: TokenStream,
+    /// The instantiation it registers in (`dyn Strategy<f32>`).
+    pub object: TokenStream,
+    /// The tag written (first) and every tag accepted.
+    pub tags: Vec<Spanned<TagValue>>,
+    /// Where errors about it point: the impl's type.
+    pub span: Span,
+    /// A path type, which `Tagged` takes.
+    pub named: bool,
+}
+
+impl Registration {
+    /// The registered type's name, for messages.
+    pub fn type_name(&self) -> String {
+        self.self_ty.to_string().replace(' ', "")
+    }
 }
 
 /// An annotated `impl Trait for Type`: one registration, the trait-object
@@ -313,6 +355,8 @@ pub struct Impl<'a> {
     /// The tag written (first) and every tag accepted, aliases included;
     /// empty for a fallback and for an impl found by `when_field` alone.
     pub tags: Vec<Spanned<TagValue>>,
+    /// What it registers in a generic trait's instantiation.
+    pub registrations: Vec<Registration>,
 }
 
 impl<'a> Impl<'a> {
@@ -343,12 +387,15 @@ impl<'a> Impl<'a> {
             }
             tags.extend(attrs.aliases.iter().filter_map(convert));
         }
-        Impl {
+        let mut imp = Impl {
             item,
             trait_path: item.trait_.as_ref().map(|(_, path, _)| path),
             attrs,
             tags,
-        }
+            registrations: Vec::new(),
+        };
+        imp.registrations = imp.registrations();
+        imp
     }
 
     pub fn self_ty(&self) -> &syn::Type {
@@ -357,5 +404,119 @@ impl<'a> Impl<'a> {
 
     pub fn is_fallback(&self) -> bool {
         self.attrs.fallback.is_some()
+    }
+
+    /// The impl's type and const parameters.
+    pub fn params(&self) -> impl Iterator<Item = &GenericParam> {
+        self.item
+            .generics
+            .params
+            .iter()
+            .filter(|p| !matches!(p, GenericParam::Lifetime(_)))
+    }
+
+    /// The impl's lifetime parameters.
+    pub fn lifetimes(&self) -> impl Iterator<Item = &syn::Lifetime> {
+        self.item.generics.lifetimes().map(|l| &l.lifetime)
+    }
+
+    /// The associated types the impl sets (`type Out = f64;`), which name
+    /// the instantiation it registers in (`dyn Trait<Out = f64>`).
+    pub fn assoc_types(&self) -> impl Iterator<Item = &syn::ImplItemType> {
+        self.item.items.iter().filter_map(|item| match item {
+            syn::ImplItem::Type(ty) => Some(ty),
+            _ => None,
+        })
+    }
+
+    /// The lifetime arguments of the trait (`'a` in `Visitor<'a>`).
+    pub fn trait_lifetimes(&self) -> Vec<&syn::Lifetime> {
+        let Some(last) = self.trait_path.and_then(|p| p.segments.last()) else {
+            return Vec::new();
+        };
+        match &last.arguments {
+            PathArguments::AngleBracketed(args) => args
+                .args
+                .iter()
+                .filter_map(|a| match a {
+                    GenericArgument::Lifetime(l) => Some(l),
+                    _ => None,
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Whether the trait has parameters: its path has arguments, or the
+    /// impl sets associated types.
+    pub fn of_generic_trait(&self) -> bool {
+        let trait_args = self
+            .trait_path
+            .and_then(|p| p.segments.last())
+            .is_some_and(|s| !s.arguments.is_empty());
+        trait_args || self.assoc_types().next().is_some()
+    }
+
+    /// Whether it registers in a generic trait's instantiation: anything
+    /// but one type in a plain trait's registry.
+    pub fn is_generic(&self) -> bool {
+        self.of_generic_trait()
+    }
+
+    /// The registration the impl makes.
+    fn registrations(&self) -> Vec<Registration> {
+        let Some(trait_path) = self.trait_path else {
+            return Vec::new();
+        };
+        vec![Registration {
+            self_ty: self.self_ty().to_token_stream(),
+            object: object_type(trait_path, self),
+            tags: self.tags.clone(),
+            span: self.self_ty().span(),
+            named: matches!(self.self_ty(), syn::Type::Path(p) if p.qself.is_none()),
+        }]
+    }
+}
+
+/// `dyn Trait` of an impl of `trait_path`: `dyn Strategy<f64>`,
+/// `dyn Model<Out = f64>` (the impl's associated types), `dyn for<'a>
+/// Visitor<'a>` (the trait's lifetimes, for which the impl is for every one).
+fn object_type(trait_path: &syn::Path, imp: &Impl) -> TokenStream {
+    let mut path = trait_path.clone();
+    let mut bound: Vec<syn::Lifetime> = Vec::new();
+    if let Some(last) = path.segments.last_mut() {
+        let assoc: Vec<GenericArgument> = imp
+            .assoc_types()
+            .map(|t| {
+                GenericArgument::AssocType(syn::AssocType {
+                    ident: t.ident.clone(),
+                    generics: None,
+                    eq_token: t.eq_token,
+                    ty: t.ty.clone(),
+                })
+            })
+            .collect();
+        if !assoc.is_empty() && last.arguments.is_empty() {
+            last.arguments = PathArguments::AngleBracketed(syn::parse_quote!(<>));
+        }
+        if let PathArguments::AngleBracketed(args) = &mut last.arguments {
+            args.args.extend(assoc);
+            // `'_` is a lifetime of the impl's own: named, to bind it.
+            for (i, arg) in args.args.iter_mut().enumerate() {
+                if let GenericArgument::Lifetime(l) = arg {
+                    if l.ident == "_" {
+                        *l = syn::Lifetime::new(&format!("'__l{i}"), l.span());
+                    }
+                    if l.ident != "static" {
+                        bound.push(l.clone());
+                    }
+                }
+            }
+        }
+    }
+    if bound.is_empty() {
+        quote!(dyn #path)
+    } else {
+        quote!(dyn for<#(#bound),*> #path)
     }
 }

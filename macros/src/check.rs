@@ -482,7 +482,8 @@ fn is_self_or_box_of_self(ty: &syn::Type, ident: &syn::Ident) -> bool {
 /// nothing, for presence mode), `max_depth`, `max_buffer`,
 /// `require_tag_first`, `exact_numbers` and `visible`.
 pub fn check_trait(cx: &Ctxt, tr: &Trait) {
-    check_trait_not_generic(cx, tr);
+    check_trait_param_defaults(cx, tr);
+    check_trait_assoc_types(cx, tr);
     check_trait_keys(cx, tr);
     check_trait_visible(cx, tr);
     check_require_tag_first_needs_tag(cx, &tr.attrs, "trait");
@@ -490,13 +491,43 @@ pub fn check_trait(cx: &Ctxt, tr: &Trait) {
     check_exact_numbers_buffers(cx, &tr.attrs);
 }
 
-/// One registry per trait: an instantiation of a generic trait has none.
-fn check_trait_not_generic(cx: &Ctxt, tr: &Trait) {
-    if !tr.item.generics.params.is_empty() {
-        cx.error_spanned_by(
-            &tr.item.generics,
-            "a generic trait cannot hold a registry: each instantiation would need its own; remove the type parameters or register the concrete types with a profile",
-        );
+/// Each impl names the instantiation it registers in (`impl Strategy<f64>
+/// for Linear`), which a default would let it leave out.
+fn check_trait_param_defaults(cx: &Ctxt, tr: &Trait) {
+    for param in &tr.item.generics.params {
+        let default = match param {
+            syn::GenericParam::Type(t) => t.default.as_ref().map(ToTokens::to_token_stream),
+            syn::GenericParam::Const(c) => c.default.as_ref().map(ToTokens::to_token_stream),
+            syn::GenericParam::Lifetime(_) => None,
+        };
+        if let Some(default) = default {
+            let text = default.to_string().replace(' ', "");
+            cx.error_spanned_by(
+                &default,
+                format!("a parameter of a registry trait takes no default: each impl names the instantiation it registers in (`impl {}<...> for Type`); remove `= {text}`", tr.ident()),
+            );
+        }
+    }
+}
+
+/// `dyn Trait` names each associated type (`dyn Trait<Out = f64>`), one
+/// registry per choice: a generic one or one with a `where` clause cannot
+/// be named there.
+fn check_trait_assoc_types(cx: &Ctxt, tr: &Trait) {
+    let ident = tr.ident();
+    for ty in tr.assoc_types() {
+        let name = &ty.ident;
+        if !ty.generics.params.is_empty() {
+            cx.error_spanned_by(
+                &ty.generics,
+                format!("a generic associated type leaves the trait without `dyn {ident}`, so without a registry; make `{name}` a type parameter of the trait (`trait {ident}<{name}>`)"),
+            );
+        } else if let Some(clause) = &ty.generics.where_clause {
+            cx.error_spanned_by(
+                clause,
+                format!("an associated type with a `where` clause cannot be named in `dyn {ident}<{name} = ...>`, which picks the registry; remove the clause, or make `{name}` a type parameter of the trait"),
+            );
+        }
     }
 }
 
@@ -535,7 +566,7 @@ pub fn check_impl(cx: &Ctxt, imp: &Impl) {
         return;
     }
     check_impl_not_generic(cx, imp);
-    check_impl_trait_not_generic(cx, imp);
+    check_impl_lifetimes(cx, imp);
     check_impl_fallback_has_no_tag(cx, imp);
     check_impl_alias_needs_tag(cx, imp);
 }
@@ -554,7 +585,7 @@ fn check_impl_of_trait(cx: &Ctxt, imp: &Impl) -> bool {
 
 /// A registration reads one concrete type.
 fn check_impl_not_generic(cx: &Ctxt, imp: &Impl) {
-    if !imp.item.generics.params.is_empty() {
+    if imp.params().next().is_some() {
         cx.error_spanned_by(
             &imp.item.generics,
             "a generic impl cannot be registered, there is no single type to read; register each concrete type with its own impl or a profile",
@@ -562,14 +593,60 @@ fn check_impl_not_generic(cx: &Ctxt, imp: &Impl) {
     }
 }
 
-/// A registry trait is never generic (see `check_trait_not_generic`).
-fn check_impl_trait_not_generic(cx: &Ctxt, imp: &Impl) {
-    if let Some(path) = imp
-        .trait_path
-        .filter(|p| p.segments.iter().any(|s| !s.arguments.is_empty()))
-    {
-        cx.error_spanned_by(path, "a registry trait has no type parameters");
+/// A registered type owns what it reads: it borrows nothing, and an impl's
+/// lifetimes are the trait's, for which it is registered for every one
+/// (`impl<'a> Visitor<'a> for Type` registers in `dyn for<'a> Visitor<'a>`).
+fn check_impl_lifetimes(cx: &Ctxt, imp: &Impl) {
+    let borrowed = borrowed_lifetime(imp.self_ty().to_token_stream());
+    if let Some(borrowed) = &borrowed {
+        let ty = imp.self_ty().to_token_stream().to_string().replace(' ', "");
+        cx.error_spanned_by(
+            imp.self_ty(),
+            format!("`{ty}` borrows for `'{borrowed}`, and a registered type is read as an owned value; register a type that owns its data (e.g. with `String` in place of `&str`)"),
+        );
     }
+    let of_trait = imp.trait_lifetimes();
+    for lifetime in imp.lifetimes() {
+        let in_trait = of_trait.iter().any(|l| l.ident == lifetime.ident);
+        if !in_trait && borrowed.is_none() {
+            cx.error_spanned_by(
+                lifetime,
+                format!("`{lifetime}` is not a lifetime of the trait, and a registered type borrows nothing; remove `{lifetime}`"),
+            );
+        }
+    }
+    if let (Some(path), true) = (imp.trait_path, of_trait.iter().any(|l| l.ident == "static")) {
+        let every = path.to_token_stream().to_string().replace("'static", "'a");
+        let every = every
+            .replace(" < ", "<")
+            .replace(" >", ">")
+            .replace(" ,", ",");
+        let ty = imp.self_ty().to_token_stream().to_string().replace(' ', "");
+        cx.error_spanned_by(
+            path,
+            format!("the trait's registry is for every lifetime (`dyn for<'a> ...`), so a registered impl is too; write `impl<'a> {every} for {ty}`"),
+        );
+    }
+}
+
+/// A lifetime other than `'static` in `tokens`.
+fn borrowed_lifetime(tokens: proc_macro2::TokenStream) -> Option<String> {
+    let mut apostrophe = false;
+    for tree in tokens {
+        match &tree {
+            proc_macro2::TokenTree::Ident(ident) if apostrophe && ident != "static" => {
+                return Some(ident.to_string())
+            }
+            proc_macro2::TokenTree::Group(group) => {
+                if let Some(found) = borrowed_lifetime(group.stream()) {
+                    return Some(found);
+                }
+            }
+            _ => {}
+        }
+        apostrophe = matches!(&tree, proc_macro2::TokenTree::Punct(p) if p.as_char() == '\'');
+    }
+    None
 }
 
 /// A fallback is reached by unknown tags, so it has none of its own.

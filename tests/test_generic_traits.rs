@@ -1,0 +1,460 @@
+//! Generic traits: each instantiation of a generic trait (`dyn
+//! Strategy<f64>`, `dyn Strategy<f32>`, `dyn Model<Value = f64>`) has a
+//! registry of its own, which the impls of that instantiation register in.
+//! Read, written and read back for each.
+
+use std::fmt::Debug;
+
+use json_subtypes::{json_subtypes, verify_registry, Profile, TagPosition, Tagged, Unknown};
+use rstest::rstest;
+use serde::{Deserialize, Serialize};
+
+// ---------------------------------------------------------------------------
+// One trait, two instantiations in one program.
+
+#[json_subtypes(tag = "type")]
+trait Strategy<D: 'static>: Debug {
+    fn apply(&self, x: D) -> D;
+}
+
+/// In `dyn Strategy<f64>` only.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Linear {
+    slope: f64,
+}
+
+#[json_subtypes(name = "linear", alias = "lin")]
+impl Strategy<f64> for Linear {
+    fn apply(&self, x: f64) -> f64 {
+        self.slope * x
+    }
+}
+
+/// In `dyn Strategy<f32>` only, with an int tag.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Halve {}
+
+#[json_subtypes(name = 7)]
+impl Strategy<f32> for Halve {
+    fn apply(&self, x: f32) -> f32 {
+        x / 2.0
+    }
+}
+
+/// One type in both, under one name: two registrations, no collision.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Identity {}
+
+#[json_subtypes(name = "identity")]
+impl Strategy<f64> for Identity {
+    fn apply(&self, x: f64) -> f64 {
+        x
+    }
+}
+
+#[json_subtypes(name = "identity")]
+impl Strategy<f32> for Identity {
+    fn apply(&self, x: f32) -> f32 {
+        x
+    }
+}
+
+/// A generic type, registered for both.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Clamp<D> {
+    lo: D,
+    hi: D,
+}
+
+impl<D: PartialOrd + Copy> Clamp<D> {
+    fn clamp(&self, x: D) -> D {
+        if x < self.lo {
+            self.lo
+        } else if x > self.hi {
+            self.hi
+        } else {
+            x
+        }
+    }
+}
+
+#[json_subtypes(name = "clamp")]
+impl Strategy<f32> for Clamp<f32> {
+    fn apply(&self, x: f32) -> f32 {
+        self.clamp(x)
+    }
+}
+
+#[json_subtypes(name = "clamp")]
+impl Strategy<f64> for Clamp<f64> {
+    fn apply(&self, x: f64) -> f64 {
+        self.clamp(x)
+    }
+}
+
+/// `dyn Strategy<f64>`'s fallback; `dyn Strategy<f32>` has none.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(transparent)]
+struct OtherF64(Unknown);
+
+#[json_subtypes(fallback)]
+impl Strategy<f64> for OtherF64 {
+    fn apply(&self, x: f64) -> f64 {
+        x
+    }
+}
+
+/// Generic code reads any instantiation.
+fn read<D: 'static>(text: &str) -> Box<dyn Strategy<D>> {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("{text}: {e}"))
+}
+
+#[rstest]
+#[case::tag_first(r#"{"type":"linear","slope":2.0}"#, 1.5, 3.0)]
+#[case::tag_last(r#"{"slope":2.0,"type":"linear"}"#, 1.5, 3.0)]
+#[case::alias(r#"{"type":"lin","slope":2.0}"#, 1.5, 3.0)]
+#[case::both_instantiations(r#"{"type":"identity"}"#, 1.5, 1.5)]
+#[case::clamp(r#"{"type":"clamp","lo":0.0,"hi":1.0}"#, 3.0, 1.0)]
+#[case::clamp_tag_last(r#"{"lo":0.0,"hi":1.0,"type":"clamp"}"#, -3.0, 0.0)]
+#[case::fallback(r#"{"type":"spline","knots":[1,2]}"#, 1.5, 1.5)]
+#[case::fallback_without_tag(r#"{"knots":[1,2]}"#, 1.5, 1.5)]
+fn reads_f64_strategies(#[case] text: &str, #[case] x: f64, #[case] y: f64) {
+    assert_eq!(read::<f64>(text).apply(x), y);
+}
+
+#[rstest]
+#[case::int_tag(r#"{"type":7}"#, 3.0, 1.5)]
+#[case::both_instantiations(r#"{"type":"identity"}"#, 1.5, 1.5)]
+#[case::clamp(r#"{"type":"clamp","lo":0.0,"hi":1.0}"#, 3.0, 1.0)]
+#[case::clamp_tag_last(r#"{"hi":1.0,"lo":0.5,"type":"clamp"}"#, 0.0, 0.5)]
+fn reads_f32_strategies(#[case] text: &str, #[case] x: f32, #[case] y: f32) {
+    assert_eq!(read::<f32>(text).apply(x), y);
+}
+
+#[rstest]
+#[case(Box::new(Linear { slope: 2.0 }) as Box<dyn Strategy<f64>>, r#"{"type":"linear","slope":2.0}"#)]
+#[case(Box::new(Identity {}), r#"{"type":"identity"}"#)]
+#[case(Box::new(Clamp { lo: 0.5f64, hi: 1.0 }), r#"{"type":"clamp","lo":0.5,"hi":1.0}"#)]
+#[case(Box::new(OtherF64(serde_json::from_str(r#"{"knots":[1],"type":"spline"}"#).unwrap())), r#"{"knots":[1],"type":"spline"}"#)]
+fn writes_f64_strategies_and_round_trips(
+    #[case] value: Box<dyn Strategy<f64>>,
+    #[case] text: &str,
+) {
+    assert_eq!(serde_json::to_string(&value).unwrap(), text);
+    let back = read::<f64>(text);
+    assert_eq!(serde_json::to_string(&back).unwrap(), text);
+    let by_ref: &dyn Strategy<f64> = &*back;
+    assert_eq!(serde_json::to_string(by_ref).unwrap(), text);
+}
+
+#[rstest]
+#[case(Box::new(Halve {}) as Box<dyn Strategy<f32>>, r#"{"type":7}"#)]
+#[case(Box::new(Identity {}), r#"{"type":"identity"}"#)]
+#[case(Box::new(Clamp { lo: 0.5f32, hi: 1.0 }), r#"{"type":"clamp","lo":0.5,"hi":1.0}"#)]
+fn writes_f32_strategies_and_round_trips(
+    #[case] value: Box<dyn Strategy<f32>>,
+    #[case] text: &str,
+) {
+    assert_eq!(serde_json::to_string(&value).unwrap(), text);
+    let back = read::<f32>(text);
+    assert_eq!(serde_json::to_string(&back).unwrap(), text);
+}
+
+#[test]
+fn each_instantiation_has_a_clean_registry_of_its_own() {
+    verify_registry::<dyn Strategy<f64>>().unwrap();
+    verify_registry::<dyn Strategy<f32>>().unwrap();
+}
+
+#[rstest]
+#[case::other_instantiations_tag(
+    r#"{"type":"linear","slope":2.0}"#,
+    r#"unknown subtype tag "linear", expected one of "clamp", 7, "identity" at line 1 column 16"#
+)]
+#[case::no_fallback_here(r#"{"by":2.0}"#, r#"missing field `type` at line 1 column 10"#)]
+#[case::bad_body(
+    r#"{"type":"clamp","lo":"low","hi":1.0}"#,
+    r#"invalid type: string "low", expected f32 at line 1 column 26"#
+)]
+#[case::bad_body_tag_last(
+    r#"{"lo":"low","hi":1.0,"type":"clamp"}"#,
+    r#"invalid type: string "low", expected f32 at line 1 column 36"#
+)]
+#[case::duplicate_tag(
+    r#"{"type":"identity","type":7}"#,
+    "duplicate field `type` at line 1 column 25"
+)]
+fn f32_errors(#[case] text: &str, #[case] message: &str) {
+    let err = serde_json::from_str::<Box<dyn Strategy<f32>>>(text).unwrap_err();
+    assert_eq!(err.to_string(), message);
+}
+
+#[test]
+fn an_instantiation_without_registrations_says_so() {
+    let err = serde_json::from_str::<Box<dyn Strategy<u8>>>(r#"{"type":"identity"}"#).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "no subtypes are registered for dyn Strategy<u8> (none were found at run time; inventory registers nothing on platforms without static constructors)"
+    );
+    let err = verify_registry::<dyn Strategy<u8>>().unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the registry of dyn Strategy<u8> has problems:\n- no subtypes are registered for dyn Strategy<u8> (none were found at run time; inventory registers nothing on platforms without static constructors)"
+    );
+}
+
+#[test]
+fn unregistered_types_are_an_error_on_write() {
+    #[derive(Debug, Serialize)]
+    struct Blob;
+    impl Strategy<f64> for Blob {
+        fn apply(&self, x: f64) -> f64 {
+            x
+        }
+    }
+    let blob: Box<dyn Strategy<f64>> = Box::new(Blob);
+    let err = serde_json::to_string(&blob).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "cannot serialize test_generic_traits::unregistered_types_are_an_error_on_write::Blob: its type is not a registered subtype of dyn Strategy<f64>"
+    );
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Pipeline {
+    coarse: Vec<Box<dyn Strategy<f32>>>,
+    fine: Option<Box<dyn Strategy<f64>>>,
+}
+
+/// Generic over the instantiation, as a numeric library would be.
+#[derive(Debug, Serialize, Deserialize)]
+struct Tuned<D: 'static> {
+    name: String,
+    strategy: Box<dyn Strategy<D>>,
+}
+
+#[test]
+fn inside_derived_types() {
+    let text = r#"{"coarse":[{"type":7},{"type":"clamp","lo":0.0,"hi":2.0}],"fine":{"type":"linear","slope":0.5}}"#;
+    let pipeline: Pipeline = serde_json::from_str(text).unwrap();
+    assert_eq!(pipeline.coarse[0].apply(4.0), 2.0);
+    assert_eq!(pipeline.coarse[1].apply(4.0), 2.0);
+    assert_eq!(pipeline.fine.as_ref().unwrap().apply(4.0), 2.0);
+    assert_eq!(serde_json::to_string(&pipeline).unwrap(), text);
+
+    let text = r#"{"name":"f","strategy":{"type":"clamp","lo":1.0,"hi":2.0}}"#;
+    let tuned: Tuned<f32> = serde_json::from_str(text).unwrap();
+    assert_eq!(tuned.strategy.apply(0.0), 1.0);
+    assert_eq!(serde_json::to_string(&tuned).unwrap(), text);
+    let tuned: Tuned<f64> = serde_json::from_str(text).unwrap();
+    assert_eq!(tuned.strategy.apply(0.0), 1.0);
+    assert_eq!(serde_json::to_string(&tuned).unwrap(), text);
+}
+
+#[test]
+fn marked_objects() {
+    let text = r#"{"type":"clamp","lo":0.0,"hi":1.0}"#;
+    let value: Box<dyn Strategy<f64> + Send + Sync> = serde_json::from_str(text).unwrap();
+    assert_eq!(value.apply(2.0), 1.0);
+    assert_eq!(serde_json::to_string(&value).unwrap(), text);
+    let value: Box<dyn Strategy<f32> + Send> = serde_json::from_str(text).unwrap();
+    assert_eq!(serde_json::to_string(&value).unwrap(), text);
+}
+
+/// Not annotated: a profile takes any implementation.
+#[derive(Debug, Serialize, Deserialize)]
+struct Offset {
+    by: f64,
+}
+
+impl Strategy<f64> for Offset {
+    fn apply(&self, x: f64) -> f64 {
+        x + self.by
+    }
+}
+
+#[rstest]
+#[case(TagPosition::First, r#"{"kind":2,"lo":0.0,"hi":1.0}"#)]
+#[case(TagPosition::Last, r#"{"lo":0.0,"hi":1.0,"kind":2}"#)]
+fn profiles_of_one_instantiation(#[case] position: TagPosition, #[case] text: &str) {
+    let profile = Profile::<dyn Strategy<f64>>::builder()
+        .tag("kind")
+        .subtype::<Offset>(1)
+        .subtype::<Clamp<f64>>(2)
+        .tag_position(position)
+        .build()
+        .unwrap();
+    let value = profile.from_str(r#"{"hi":1.0,"kind":2,"lo":0.0}"#).unwrap();
+    assert_eq!(value.apply(3.0), 1.0);
+    assert_eq!(profile.to_string(&*value).unwrap(), text);
+    let back = profile.from_str(text).unwrap();
+    assert_eq!(profile.to_string(&*back).unwrap(), text);
+    let offset = profile.from_str(r#"{"kind":1,"by":1.0}"#).unwrap();
+    assert_eq!(offset.apply(1.0), 2.0);
+}
+
+#[test]
+fn a_profile_scopes_its_instantiation_only() {
+    let profile = Profile::<dyn Strategy<f32>>::builder_from_registry()
+        .tag("kind")
+        .build()
+        .unwrap();
+    let text = r#"{"coarse":[{"kind":7}],"fine":{"type":"identity"}}"#;
+    let pipeline: Pipeline = profile.scope(|| serde_json::from_str(text)).unwrap();
+    assert_eq!(pipeline.coarse[0].apply(1.0), 0.5);
+    assert_eq!(
+        profile.scope(|| serde_json::to_string(&pipeline)).unwrap(),
+        text
+    );
+    // Outside the scope, the registry again.
+    assert_eq!(
+        serde_json::to_string(&pipeline).unwrap(),
+        r#"{"coarse":[{"type":7}],"fine":{"type":"identity"}}"#
+    );
+}
+
+#[test]
+fn tagged_names_its_instantiation() {
+    let clamp = Clamp {
+        lo: 0.5f32,
+        hi: 1.0,
+    };
+    // `Clamp<f32>` belongs to one hierarchy, `Identity` to two.
+    let text = serde_json::to_string(&Tagged::new(&clamp)).unwrap();
+    assert_eq!(text, r#"{"type":"clamp","lo":0.5,"hi":1.0}"#);
+    let back: Tagged<Clamp<f32>, dyn Strategy<f32>> = serde_json::from_str(&text).unwrap();
+    assert_eq!(back.into_inner(), clamp);
+    let text = serde_json::to_string(&Tagged::<_, dyn Strategy<f64>>::new(&Identity {})).unwrap();
+    assert_eq!(text, r#"{"type":"identity"}"#);
+}
+
+// ---------------------------------------------------------------------------
+// Associated types: `dyn Model<Value = f64>` is an instantiation, which an
+// impl's `type Value = f64;` names.
+
+#[json_subtypes(tag = "type")]
+trait Model: Debug {
+    type Value;
+    fn eval(&self) -> Self::Value;
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Fixed {
+    value: f64,
+}
+
+#[json_subtypes(name = "fixed")]
+impl Model for Fixed {
+    type Value = f64;
+    fn eval(&self) -> f64 {
+        self.value
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Echo<V> {
+    value: V,
+}
+
+#[json_subtypes(name = "echo")]
+impl Model for Echo<f64> {
+    type Value = f64;
+    fn eval(&self) -> f64 {
+        self.value
+    }
+}
+
+#[json_subtypes(name = "echo")]
+impl Model for Echo<String> {
+    type Value = String;
+    fn eval(&self) -> String {
+        self.value.clone()
+    }
+}
+
+#[rstest]
+#[case::fixed(
+    r#"{"type":"fixed","value":2.0}"#,
+    r#"{"type":"fixed","value":2.0}"#,
+    2.0
+)]
+#[case::echo(
+    r#"{"value":3.0,"type":"echo"}"#,
+    r#"{"type":"echo","value":3.0}"#,
+    3.0
+)]
+fn associated_types_pick_the_instantiation(
+    #[case] text: &str,
+    #[case] written: &str,
+    #[case] value: f64,
+) {
+    let model: Box<dyn Model<Value = f64>> = serde_json::from_str(text).unwrap();
+    assert_eq!(model.eval(), value);
+    assert_eq!(serde_json::to_string(&model).unwrap(), written);
+    let back: Box<dyn Model<Value = f64>> = serde_json::from_str(written).unwrap();
+    assert_eq!(serde_json::to_string(&back).unwrap(), written);
+}
+
+#[test]
+fn each_associated_type_has_its_registry() {
+    let text = r#"{"type":"echo","value":"x"}"#;
+    let model: Box<dyn Model<Value = String>> = serde_json::from_str(text).unwrap();
+    assert_eq!(model.eval(), "x");
+    assert_eq!(serde_json::to_string(&model).unwrap(), text);
+    let err =
+        serde_json::from_str::<Box<dyn Model<Value = String>>>(r#"{"type":"fixed","value":2.0}"#)
+            .err()
+            .unwrap();
+    assert_eq!(
+        err.to_string(),
+        r#"unknown subtype tag "fixed", expected "echo" at line 1 column 15"#
+    );
+    verify_registry::<dyn Model<Value = f64>>().unwrap();
+    verify_registry::<dyn Model<Value = String>>().unwrap();
+}
+
+// ---------------------------------------------------------------------------
+// Lifetimes: one registry for `dyn for<'a> Matcher<'a>`, which takes the
+// impls for every lifetime.
+
+#[json_subtypes(tag = "type")]
+trait Matcher<'a>: Debug {
+    fn find(&self, haystack: &'a str) -> Option<&'a str>;
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Prefix {
+    prefix: String,
+}
+
+#[json_subtypes(name = "prefix")]
+impl<'a> Matcher<'a> for Prefix {
+    fn find(&self, haystack: &'a str) -> Option<&'a str> {
+        haystack.strip_prefix(self.prefix.as_str())
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Whole {}
+
+#[json_subtypes(name = "whole")]
+impl Matcher<'_> for Whole {
+    fn find<'h>(&self, haystack: &'h str) -> Option<&'h str> {
+        Some(haystack)
+    }
+}
+
+#[rstest]
+#[case::named_lifetime(r#"{"type":"prefix","prefix":"ab"}"#, Some("c"))]
+#[case::named_lifetime_tag_last(r#"{"prefix":"abc","type":"prefix"}"#, Some(""))]
+#[case::elided_lifetime(r#"{"type":"whole"}"#, Some("abc"))]
+fn lifetimes_are_for_every_lifetime(#[case] text: &str, #[case] found: Option<&str>) {
+    let matcher: Box<dyn for<'a> Matcher<'a>> = serde_json::from_str(text).unwrap();
+    let haystack = String::from("abc");
+    assert_eq!(matcher.find(&haystack), found);
+    let written = serde_json::to_string(&matcher).unwrap();
+    let back: Box<dyn for<'a> Matcher<'a>> = serde_json::from_str(&written).unwrap();
+    assert_eq!(back.find(&haystack), found);
+    assert_eq!(serde_json::to_string(&back).unwrap(), written);
+    verify_registry::<dyn for<'a> Matcher<'a>>().unwrap();
+}
