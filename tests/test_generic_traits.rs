@@ -1,9 +1,11 @@
-//! Generic traits: each instantiation of a generic trait (`dyn
-//! Strategy<f64>`, `dyn Strategy<f32>`, `dyn Model<Value = f64>`) has a
-//! registry of its own, which the impls of that instantiation register in.
-//! Read, written and read back for each.
+//! Generic traits and generic impls: each instantiation of a generic trait
+//! (`dyn Strategy<f64>`, `dyn Strategy<f32>`) has a registry of its own,
+//! which impls of that instantiation and the listed instances of generic
+//! impls register in; a generic impl of a plain trait registers each
+//! instance under its own tag. Read, written and read back for each.
 
 use std::fmt::Debug;
+use std::marker::PhantomData;
 
 use json_subtypes::{json_subtypes, verify_registry, Profile, TagPosition, Tagged, Unknown};
 use rstest::rstest;
@@ -59,15 +61,21 @@ impl Strategy<f32> for Identity {
     }
 }
 
-/// A generic type, registered for both.
+/// A generic impl, registered for both.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 struct Clamp<D> {
     lo: D,
     hi: D,
 }
 
-impl<D: PartialOrd + Copy> Clamp<D> {
-    fn clamp(&self, x: D) -> D {
+/// Its bounds need not say `Serialize + 'static`, which registered types
+/// are: each instance is checked for it.
+#[json_subtypes(name = "clamp", instances(f32, f64))]
+impl<D> Strategy<D> for Clamp<D>
+where
+    D: PartialOrd + Copy + Debug,
+{
+    fn apply(&self, x: D) -> D {
         if x < self.lo {
             self.lo
         } else if x > self.hi {
@@ -75,20 +83,6 @@ impl<D: PartialOrd + Copy> Clamp<D> {
         } else {
             x
         }
-    }
-}
-
-#[json_subtypes(name = "clamp")]
-impl Strategy<f32> for Clamp<f32> {
-    fn apply(&self, x: f32) -> f32 {
-        self.clamp(x)
-    }
-}
-
-#[json_subtypes(name = "clamp")]
-impl Strategy<f64> for Clamp<f64> {
-    fn apply(&self, x: f64) -> f64 {
-        self.clamp(x)
     }
 }
 
@@ -329,6 +323,221 @@ fn tagged_names_its_instantiation() {
 }
 
 // ---------------------------------------------------------------------------
+// Generic impls of a plain trait: one registry, a tag per instance.
+
+#[json_subtypes(tag = "type")]
+trait Shape: Debug {
+    fn describe(&self) -> String;
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Wrapper<T> {
+    inner: T,
+}
+
+#[json_subtypes(instances(u32 = "w_u32", String = "w_str"))]
+impl<T: Debug> Shape for Wrapper<T> {
+    fn describe(&self) -> String {
+        format!("{:?}", self.inner)
+    }
+}
+
+/// Several parameters: a tuple per instance, in the impl's order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Pair<A, B> {
+    a: A,
+    b: B,
+}
+
+#[json_subtypes(instances((u8, bool) = "pair", (String, i64) = 9))]
+impl<A, B> Shape for Pair<A, B>
+where
+    A: Debug + Serialize + 'static,
+    B: Debug + Serialize + 'static,
+{
+    fn describe(&self) -> String {
+        format!("{:?}/{:?}", self.a, self.b)
+    }
+}
+
+#[rstest]
+#[case(r#"{"type":"w_u32","inner":3}"#, "3")]
+#[case(r#"{"inner":3,"type":"w_u32"}"#, "3")]
+#[case(r#"{"type":"w_str","inner":"x"}"#, r#""x""#)]
+#[case(r#"{"inner":"x","type":"w_str"}"#, r#""x""#)]
+#[case(r#"{"type":"pair","a":1,"b":true}"#, "1/true")]
+#[case(r#"{"b":-2,"a":"x","type":9}"#, r#""x"/-2"#)]
+fn reads_each_instance_by_its_tag(#[case] text: &str, #[case] description: &str) {
+    let shape: Box<dyn Shape> = serde_json::from_str(text).unwrap();
+    assert_eq!(shape.describe(), description);
+}
+
+#[rstest]
+#[case(Box::new(Wrapper { inner: 3u32 }) as Box<dyn Shape>, r#"{"type":"w_u32","inner":3}"#)]
+#[case(Box::new(Wrapper { inner: "x".to_owned() }), r#"{"type":"w_str","inner":"x"}"#)]
+#[case(Box::new(Pair { a: 1u8, b: true }), r#"{"type":"pair","a":1,"b":true}"#)]
+#[case(Box::new(Pair { a: "x".to_owned(), b: -2i64 }), r#"{"type":9,"a":"x","b":-2}"#)]
+fn writes_each_instance_with_its_tag_and_round_trips(
+    #[case] shape: Box<dyn Shape>,
+    #[case] text: &str,
+) {
+    assert_eq!(serde_json::to_string(&shape).unwrap(), text);
+    let back: Box<dyn Shape> = serde_json::from_str(text).unwrap();
+    assert_eq!(serde_json::to_string(&back).unwrap(), text);
+}
+
+#[test]
+fn generic_impls_verify_and_list_their_tags() {
+    verify_registry::<dyn Shape>().unwrap();
+    let err = serde_json::from_str::<Box<dyn Shape>>(r#"{"type":"w_u8"}"#).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        r#"unknown subtype tag "w_u8", expected one of 9, "pair", "w_str", "w_u32" at line 1 column 14"#
+    );
+    let read: Tagged<Wrapper<u32>, dyn Shape> =
+        serde_json::from_str(r#"{"type":"w_u32","inner":1}"#).unwrap();
+    assert_eq!(read.into_inner(), Wrapper { inner: 1 });
+}
+
+/// The same tag twice is a collision, as for any two impls.
+#[json_subtypes(tag = "type")]
+trait Labeled {}
+
+#[derive(Serialize, Deserialize)]
+struct Label<T> {
+    text: T,
+}
+
+#[json_subtypes(instances(u8 = "dup", u16 = "dup", i8 = "one"))]
+impl<T: Serialize + 'static> Labeled for Label<T> {}
+
+#[test]
+fn the_same_tag_twice_is_a_collision() {
+    let err = verify_registry::<dyn Labeled>().unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the registry of dyn Labeled has problems:\n- subtype tag \"dup\" is claimed by both Label<u16> and Label<u8>"
+    );
+    let err = serde_json::from_str::<Box<dyn Labeled>>(r#"{"type":"dup","text":1}"#)
+        .err()
+        .unwrap();
+    assert_eq!(
+        err.to_string(),
+        r#"subtype tag "dup" is claimed by both Label<u16> and Label<u8>; see json_subtypes::verify_registry at line 1 column 13"#
+    );
+    assert!(serde_json::from_str::<Box<dyn Labeled>>(r#"{"type":"one","text":1}"#).is_ok());
+}
+
+// ---------------------------------------------------------------------------
+// Generic impls of a generic trait with several parameters, and a
+// generic fallback.
+
+#[json_subtypes(tag = "op")]
+trait Convert<I: 'static, O: 'static> {
+    fn convert(&self, input: I) -> O;
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(bound(serialize = "O: Serialize", deserialize = "O: Deserialize<'de>"))]
+struct Constant<I, O> {
+    value: O,
+    #[serde(skip)]
+    input: PhantomData<fn(I)>,
+}
+
+#[json_subtypes(name = "constant", instances((f32, String), (f64, String), (f64, u8)))]
+impl<I: 'static, O: Clone + Serialize + 'static> Convert<I, O> for Constant<I, O> {
+    fn convert(&self, _: I) -> O {
+        self.value.clone()
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(transparent, bound = "")]
+struct Unconverted<I, O> {
+    kept: Unknown,
+    #[serde(skip)]
+    types: PhantomData<fn(I) -> O>,
+}
+
+#[json_subtypes(fallback, instances((f32, String), (f64, String)))]
+impl<I: 'static, O: Default + 'static> Convert<I, O> for Unconverted<I, O> {
+    fn convert(&self, _: I) -> O {
+        O::default()
+    }
+}
+
+#[rstest]
+#[case::registered(
+    r#"{"op":"constant","value":"c"}"#,
+    "c",
+    r#"{"op":"constant","value":"c"}"#
+)]
+#[case::tag_last(
+    r#"{"value":"c","op":"constant"}"#,
+    "c",
+    r#"{"op":"constant","value":"c"}"#
+)]
+#[case::fallback(r#"{"op":"round","digits":2}"#, "", r#"{"op":"round","digits":2}"#)]
+#[case::fallback_tag_last(r#"{"digits":2,"op":"round"}"#, "", r#"{"digits":2,"op":"round"}"#)]
+fn reads_instances_given_as_tuples(#[case] text: &str, #[case] out: &str, #[case] written: &str) {
+    let f32s: Box<dyn Convert<f32, String>> = serde_json::from_str(text).unwrap();
+    assert_eq!(f32s.convert(1.0), out);
+    assert_eq!(serde_json::to_string(&f32s).unwrap(), written);
+    let f64s: Box<dyn Convert<f64, String>> = serde_json::from_str(written).unwrap();
+    assert_eq!(f64s.convert(1.0), out);
+    assert_eq!(serde_json::to_string(&f64s).unwrap(), written);
+}
+
+#[test]
+fn each_tuple_is_its_own_instantiation() {
+    let text = r#"{"op":"constant","value":4}"#;
+    let bytes: Box<dyn Convert<f64, u8>> = serde_json::from_str(text).unwrap();
+    assert_eq!(bytes.convert(0.0), 4);
+    assert_eq!(serde_json::to_string(&bytes).unwrap(), text);
+    // No fallback listed for `(f64, u8)`.
+    let err = serde_json::from_str::<Box<dyn Convert<f64, u8>>>(r#"{"op":"round"}"#)
+        .err()
+        .unwrap();
+    assert_eq!(
+        err.to_string(),
+        r#"unknown subtype tag "round", expected "constant" at line 1 column 13"#
+    );
+    verify_registry::<dyn Convert<f32, String>>().unwrap();
+    verify_registry::<dyn Convert<f64, String>>().unwrap();
+    verify_registry::<dyn Convert<f64, u8>>().unwrap();
+}
+
+// ---------------------------------------------------------------------------
+// Const parameters.
+
+#[json_subtypes(tag = "type")]
+trait Filter<const TAPS: usize> {
+    fn taps(&self) -> usize {
+        TAPS
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Window<const N: usize> {
+    weights: Vec<f64>,
+}
+
+#[json_subtypes(name = "window", instances(2, 3))]
+impl<const N: usize> Filter<N> for Window<N> {}
+
+#[test]
+fn const_parameters_are_instantiations_too() {
+    let text = r#"{"type":"window","weights":[0.5,0.5]}"#;
+    let two: Box<dyn Filter<2>> = serde_json::from_str(text).unwrap();
+    assert_eq!(two.taps(), 2);
+    assert_eq!(serde_json::to_string(&two).unwrap(), text);
+    let three: Box<dyn Filter<3>> = serde_json::from_str(text).unwrap();
+    assert_eq!(three.taps(), 3);
+    assert_eq!(serde_json::to_string(&three).unwrap(), text);
+}
+
+// ---------------------------------------------------------------------------
 // Associated types: `dyn Model<Value = f64>` is an instantiation, which an
 // impl's `type Value = f64;` names.
 
@@ -356,18 +565,10 @@ struct Echo<V> {
     value: V,
 }
 
-#[json_subtypes(name = "echo")]
-impl Model for Echo<f64> {
-    type Value = f64;
-    fn eval(&self) -> f64 {
-        self.value
-    }
-}
-
-#[json_subtypes(name = "echo")]
-impl Model for Echo<String> {
-    type Value = String;
-    fn eval(&self) -> String {
+#[json_subtypes(name = "echo", instances(f64, String))]
+impl<V: Clone + Debug + Serialize + 'static> Model for Echo<V> {
+    type Value = V;
+    fn eval(&self) -> V {
         self.value.clone()
     }
 }

@@ -1,7 +1,7 @@
 //! The typed model of an annotated enum, trait or trait impl. Keeps the
 //! original syntax so every error can point at the user's tokens.
 
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::{Group, Span, TokenStream, TokenTree};
 use quote::{quote, ToTokens};
 use syn::ext::IdentExt;
 use syn::spanned::Spanned as _;
@@ -9,7 +9,10 @@ use syn::{
     Fields, GenericArgument, GenericParam, Ident, ItemEnum, ItemImpl, ItemTrait, PathArguments,
 };
 
-use crate::attr::{tag_value, typed_value, ContainerAttrs, Spanned, TagValue, VariantAttrs};
+use crate::attr::{
+    tag_value, typed_value, ContainerAttrs, InstanceArg, InstanceAttr, Spanned, TagValue,
+    VariantAttrs,
+};
 use crate::case::RenameRule;
 use crate::ctx::Ctxt;
 use crate::serde_attr::{serde_entries, SerdeEntry};
@@ -323,16 +326,22 @@ impl<'a> Trait<'a> {
     }
 }
 
-/// One registration an annotated impl of a generic trait's instantiation
-/// makes.
+/// One registration an annotated impl makes: the impl's own type, or one
+/// instance of a generic impl (`instances(...)`), with the impl's
+/// parameters replaced by the instance's.
 pub struct Registration {
-    /// The registered type.
+    /// The registered type (`Clamp<f32>`).
     pub self_ty: TokenStream,
-    /// The instantiation it registers in (`dyn Strategy<f32>`).
+    /// The trait object it registers in: a plain trait's (`dyn Shape`), or
+    /// an instantiation of a generic one (`dyn Strategy<f32>`).
     pub object: TokenStream,
-    /// The tag written (first) and every tag accepted.
+    /// `dyn Trait` has parameters: the registration goes to the registry
+    /// of its instantiation (`__json_subtypes_register_instance`).
+    pub instance: bool,
+    /// The tag written (first) and every tag accepted: the instance's own,
+    /// else the impl's.
     pub tags: Vec<Spanned<TagValue>>,
-    /// Where errors about it point: the impl's type.
+    /// Where errors about it point: the `instances` entry, or the impl's type.
     pub span: Span,
     /// A path type, which `Tagged` takes.
     pub named: bool,
@@ -342,6 +351,32 @@ impl Registration {
     /// The registered type's name, for messages.
     pub fn type_name(&self) -> String {
         self.self_ty.to_string().replace(' ', "")
+    }
+
+    /// The trait object's text, which tells whether two registrations share
+    /// a registry.
+    pub fn object_key(&self) -> String {
+        self.object.to_string().replace(' ', "")
+    }
+
+    /// The trait object as messages write it: `dyn for<'a> Tr<'a, u8>`.
+    pub fn object_text(&self) -> String {
+        let mut out = String::new();
+        let mut words = false;
+        for tree in self.object.clone() {
+            let text = tree.to_string();
+            let word = matches!(tree, TokenTree::Ident(_) | TokenTree::Literal(_));
+            if word && words {
+                out.push(' ');
+            }
+            words = word || text == ">";
+            match text.as_str() {
+                "," => out.push_str(", "),
+                "+" | "=" => out.push_str(&format!(" {text} ")),
+                _ => out.push_str(&text),
+            }
+        }
+        out
     }
 }
 
@@ -355,7 +390,7 @@ pub struct Impl<'a> {
     /// The tag written (first) and every tag accepted, aliases included;
     /// empty for a fallback and for an impl found by `when_field` alone.
     pub tags: Vec<Spanned<TagValue>>,
-    /// What it registers in a generic trait's instantiation.
+    /// What it registers: its own type, or each of its `instances`.
     pub registrations: Vec<Registration>,
 }
 
@@ -394,7 +429,7 @@ impl<'a> Impl<'a> {
             tags,
             registrations: Vec::new(),
         };
-        imp.registrations = imp.registrations();
+        imp.registrations = imp.registrations(cx);
         imp
     }
 
@@ -406,13 +441,18 @@ impl<'a> Impl<'a> {
         self.attrs.fallback.is_some()
     }
 
-    /// The impl's type and const parameters.
-    pub fn params(&self) -> impl Iterator<Item = &GenericParam> {
+    /// The impl's type and const parameters, which `instances` entries give.
+    pub fn params(&self) -> Vec<&Ident> {
         self.item
             .generics
             .params
             .iter()
-            .filter(|p| !matches!(p, GenericParam::Lifetime(_)))
+            .filter_map(|p| match p {
+                GenericParam::Type(t) => Some(&t.ident),
+                GenericParam::Const(c) => Some(&c.ident),
+                GenericParam::Lifetime(_) => None,
+            })
+            .collect()
     }
 
     /// The impl's lifetime parameters.
@@ -457,31 +497,89 @@ impl<'a> Impl<'a> {
         trait_args || self.assoc_types().next().is_some()
     }
 
-    /// Whether it registers in a generic trait's instantiation: anything
-    /// but one type in a plain trait's registry.
+    /// Whether it registers in a generic trait's instantiation or lists
+    /// instances: anything but one type in a plain trait's registry.
     pub fn is_generic(&self) -> bool {
         self.of_generic_trait()
+            || self.attrs.instances.is_some()
+            || !self.item.generics.params.is_empty()
     }
 
-    /// The registration the impl makes.
-    fn registrations(&self) -> Vec<Registration> {
+    /// The impl's parameters as one `instances` entry gives them, or `None`
+    /// when the entry does not give one per parameter (`check` says so).
+    pub fn instance_args<'e>(&self, entry: &'e InstanceAttr) -> Option<Vec<&'e InstanceArg>> {
+        match (&entry.args, self.params().len()) {
+            (_, 0) => None,
+            (one, 1) => Some(vec![one]),
+            (InstanceArg::Tuple(args, _), n) if args.len() == n => Some(args.iter().collect()),
+            _ => None,
+        }
+    }
+
+    /// Every registration the impl makes: the impl's type, or each listed
+    /// instance with the impl's parameters replaced by its own.
+    fn registrations(&self, cx: &Ctxt) -> Vec<Registration> {
         let Some(trait_path) = self.trait_path else {
             return Vec::new();
         };
-        vec![Registration {
-            self_ty: self.self_ty().to_token_stream(),
-            object: object_type(trait_path, self),
-            tags: self.tags.clone(),
-            span: self.self_ty().span(),
-            named: matches!(self.self_ty(), syn::Type::Path(p) if p.qself.is_none()),
-        }]
+        let instance = self.of_generic_trait();
+        let object =
+            |with: &dyn Fn(TokenStream) -> TokenStream| object_type(trait_path, self, with);
+        let named = matches!(self.self_ty(), syn::Type::Path(p) if p.qself.is_none());
+        let Some(entries) = &self.attrs.instances else {
+            let span = self.self_ty().span();
+            return vec![Registration {
+                self_ty: self.self_ty().to_token_stream(),
+                object: object(&|t| t),
+                instance,
+                tags: self.tags.clone(),
+                span,
+                named,
+            }];
+        };
+        let params = self.params();
+        let mut out = Vec::new();
+        for entry in &entries.value {
+            let Some(args) = self.instance_args(entry) else {
+                continue;
+            };
+            let span = entry.args.to_token_stream().span();
+            let with = |tokens: TokenStream| {
+                let replaced = substitute(tokens, &params, &args);
+                respan(replaced, span)
+            };
+            let mut tags = self.tags.clone();
+            // An untagged impl's instances take no tag (`check` says so).
+            if let (Some(name), Some(first)) = (&entry.name, tags.first_mut()) {
+                if let Some(value) = tag_value(cx, &name.value) {
+                    *first = Spanned {
+                        value,
+                        tokens: name.tokens.clone(),
+                    };
+                }
+            }
+            out.push(Registration {
+                self_ty: with(self.self_ty().to_token_stream()),
+                object: object(&with),
+                instance,
+                tags,
+                span,
+                named,
+            });
+        }
+        out
     }
 }
 
-/// `dyn Trait` of an impl of `trait_path`: `dyn Strategy<f64>`,
-/// `dyn Model<Out = f64>` (the impl's associated types), `dyn for<'a>
-/// Visitor<'a>` (the trait's lifetimes, for which the impl is for every one).
-fn object_type(trait_path: &syn::Path, imp: &Impl) -> TokenStream {
+/// `dyn Trait` of an impl of `trait_path`, its parameters passed through
+/// `with`: `dyn Shape`, `dyn Strategy<f64>`, `dyn Model<Out = f64>` (the
+/// impl's associated types), `dyn for<'a> Visitor<'a>` (the trait's
+/// lifetimes, for which the impl is for every one).
+fn object_type(
+    trait_path: &syn::Path,
+    imp: &Impl,
+    with: &dyn Fn(TokenStream) -> TokenStream,
+) -> TokenStream {
     let mut path = trait_path.clone();
     let mut bound: Vec<syn::Lifetime> = Vec::new();
     if let Some(last) = path.segments.last_mut() {
@@ -514,9 +612,65 @@ fn object_type(trait_path: &syn::Path, imp: &Impl) -> TokenStream {
             }
         }
     }
+    let path = with(path.to_token_stream());
     if bound.is_empty() {
         quote!(dyn #path)
     } else {
         quote!(dyn for<#(#bound),*> #path)
     }
+}
+
+/// `tokens` with each of `params` replaced by the matching argument's
+/// tokens: an identifier, but not one after `::` (a path's segment), `'`
+/// (a lifetime) or `.` (a field or method).
+fn substitute(tokens: TokenStream, params: &[&Ident], args: &[&InstanceArg]) -> TokenStream {
+    let mut out = TokenStream::new();
+    // The punctuation just before, `::` counted as one.
+    let mut after: Option<&str> = None;
+    for tree in tokens {
+        match &tree {
+            TokenTree::Ident(ident) if !matches!(after, Some("::" | "'" | ".")) => {
+                match params.iter().position(|p| *p == ident) {
+                    Some(i) => out.extend(args[i].to_token_stream()),
+                    None => out.extend([tree.clone()]),
+                }
+            }
+            TokenTree::Group(group) => {
+                let mut replaced =
+                    Group::new(group.delimiter(), substitute(group.stream(), params, args));
+                replaced.set_span(group.span());
+                out.extend([TokenTree::Group(replaced)]);
+            }
+            _ => out.extend([tree.clone()]),
+        }
+        after = match &tree {
+            TokenTree::Punct(p) => match (p.as_char(), after) {
+                (':', Some(":")) => Some("::"),
+                (':', _) if p.spacing() == proc_macro2::Spacing::Joint => Some(":"),
+                ('\'', _) => Some("'"),
+                ('.', _) => Some("."),
+                _ => Some(""),
+            },
+            _ => None,
+        };
+    }
+    out
+}
+
+/// `tokens` pointing at `span`, so errors about an instance point at its
+/// entry in `instances(...)`.
+fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut tree| {
+            if let TokenTree::Group(group) = &tree {
+                let mut inner = Group::new(group.delimiter(), respan(group.stream(), span));
+                inner.set_span(span);
+                tree = TokenTree::Group(inner);
+            } else {
+                tree.set_span(span);
+            }
+            tree
+        })
+        .collect()
 }

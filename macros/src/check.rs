@@ -5,8 +5,8 @@ use std::collections::HashMap;
 
 use quote::ToTokens;
 
-use crate::ast::{Container, Impl, Style, Trait};
-use crate::attr::{ContainerAttrs, TagValue};
+use crate::ast::{Container, Impl, Registration, Style, Trait};
+use crate::attr::{ContainerAttrs, InstanceAttr, TagValue};
 use crate::ctx::Ctxt;
 use crate::serde_attr;
 
@@ -565,10 +565,15 @@ pub fn check_impl(cx: &Ctxt, imp: &Impl) {
     if !check_impl_of_trait(cx, imp) {
         return;
     }
-    check_impl_not_generic(cx, imp);
+    check_impl_lists_instances(cx, imp);
+    check_instances_need_parameters(cx, imp);
+    check_instance_arity(cx, imp);
     check_impl_lifetimes(cx, imp);
     check_impl_fallback_has_no_tag(cx, imp);
     check_impl_alias_needs_tag(cx, imp);
+    check_instance_tags_need_a_tagged_impl(cx, imp);
+    check_name_is_used_by_an_instance(cx, imp);
+    check_instances_sharing_a_registry(cx, imp);
 }
 
 /// A registration is of a trait's implementation; an inherent impl has
@@ -583,14 +588,76 @@ fn check_impl_of_trait(cx: &Ctxt, imp: &Impl) -> bool {
     imp.trait_path.is_some()
 }
 
-/// A registration reads one concrete type.
-fn check_impl_not_generic(cx: &Ctxt, imp: &Impl) {
-    if imp.params().next().is_some() {
+/// A registration reads one concrete type: a generic impl registers the
+/// instances it lists.
+fn check_impl_lists_instances(cx: &Ctxt, imp: &Impl) {
+    let params = imp.params();
+    if params.is_empty() || imp.attrs.instances.is_some() {
+        return;
+    }
+    // The instances of a plain trait's impl share its one registry, so
+    // each needs its own tag.
+    let shared = !imp.of_generic_trait();
+    let entry = |ty: &str, tag: &str| {
+        let args = match params.len() {
+            1 => ty.to_owned(),
+            n => format!("({})", vec![ty; n].join(", ")),
+        };
+        match shared {
+            true => format!("{args} = \"{tag}\""),
+            false => args,
+        }
+    };
+    cx.error_spanned_by(
+        &imp.item.generics,
+        format!(
+            "a generic impl cannot be registered as it is, there is no single type to read; list the instances to register{}, e.g. `#[json_subtypes(instances({}, {}))]`",
+            if shared { ", each with its own tag" } else { "" },
+            entry("u32", "a"),
+            entry("String", "b"),
+        ),
+    );
+}
+
+/// `instances` replaces the parameters of a generic impl.
+fn check_instances_need_parameters(cx: &Ctxt, imp: &Impl) {
+    if let (Some(instances), true) = (&imp.attrs.instances, imp.params().is_empty()) {
         cx.error_spanned_by(
-            &imp.item.generics,
-            "a generic impl cannot be registered, there is no single type to read; register each concrete type with its own impl or a profile",
+            instances,
+            "`instances` lists the instances of a generic impl, and this impl has no type parameters; remove `instances`",
         );
     }
+}
+
+/// Each entry gives every parameter of the impl, in order.
+fn check_instance_arity(cx: &Ctxt, imp: &Impl) {
+    let params = imp.params();
+    let Some(instances) = imp.attrs.instances.as_ref().filter(|_| !params.is_empty()) else {
+        return;
+    };
+    if instances.value.is_empty() {
+        cx.error_spanned_by(
+            instances,
+            format!("`instances` lists no instance; give one entry per choice of `{}`, e.g. `instances(f32, f64)`", names(&params)),
+        );
+    }
+    for entry in &instances.value {
+        if imp.instance_args(entry).is_none() {
+            let n = params.len();
+            cx.error_spanned_by(
+                &entry.args,
+                format!("the impl has {n} parameters: give each instance as a tuple in their order, `({})` with a type for each", names(&params)),
+            );
+        }
+    }
+}
+
+fn names(params: &[&syn::Ident]) -> String {
+    params
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// A registered type owns what it reads: it borrows nothing, and an impl's
@@ -661,6 +728,97 @@ fn check_impl_alias_needs_tag(cx: &Ctxt, imp: &Impl) {
     if imp.is_fallback() || !imp.attrs.when_fields.is_empty() {
         for alias in &imp.attrs.aliases {
             cx.error_spanned_by(alias, "only a tagged impl takes `alias`; remove it");
+        }
+    }
+}
+
+/// An untagged impl (a fallback, or one picked by `when_field`) gives its
+/// instances no tag either.
+fn check_instance_tags_need_a_tagged_impl(cx: &Ctxt, imp: &Impl) {
+    let Some(instances) = &imp.attrs.instances else {
+        return;
+    };
+    for name in instances.value.iter().filter_map(|e| e.name.as_ref()) {
+        if imp.is_fallback() {
+            cx.error_spanned_by(name, "a fallback has no tag of its own; remove `= ...`");
+        } else if imp.tags.is_empty() {
+            cx.error_spanned_by(
+                name,
+                "an impl picked by `when_field` has no tag; remove `= ...`",
+            );
+        }
+    }
+}
+
+/// `name` is the tag of the instances without their own.
+fn check_name_is_used_by_an_instance(cx: &Ctxt, imp: &Impl) {
+    let (Some(name), Some(instances)) = (&imp.attrs.name, &imp.attrs.instances) else {
+        return;
+    };
+    if !instances.value.is_empty() && instances.value.iter().all(|e| e.name.is_some()) {
+        cx.error_spanned_by(
+            name,
+            "every instance has its own tag, so `name` names none; remove `name`",
+        );
+    }
+}
+
+/// Instances that land in one registry are told apart by their tags: each
+/// needs its own, and no alias common to all; a registry has one fallback,
+/// and instances picked by the same fields cannot be told apart.
+fn check_instances_sharing_a_registry(cx: &Ctxt, imp: &Impl) {
+    let Some(instances) = &imp.attrs.instances else {
+        return;
+    };
+    // Registrations in entry order, each beside its entry (entries whose
+    // arity is wrong made none), grouped by the registry they land in.
+    let entries = instances
+        .value
+        .iter()
+        .filter(|e| imp.instance_args(e).is_some());
+    let mut groups: Vec<Vec<(&Registration, &InstanceAttr)>> = Vec::new();
+    for (reg, entry) in imp.registrations.iter().zip(entries) {
+        match groups
+            .iter_mut()
+            .find(|g| g[0].0.object_key() == reg.object_key())
+        {
+            Some(group) => group.push((reg, entry)),
+            None => groups.push(vec![(reg, entry)]),
+        }
+    }
+    let untagged = imp.tags.is_empty();
+    for group in groups.iter().filter(|g| g.len() > 1) {
+        let object = group[0].0.object_text();
+        let (first, _) = group[0];
+        for (reg, entry) in &group[1..] {
+            let (this, other) = (reg.type_name(), first.type_name());
+            if imp.is_fallback() {
+                cx.error_spanned_by(
+                    &entry.args,
+                    format!("`{this}` and `{other}` would both be the fallback of `{object}`, which has one; list one instance per registry"),
+                );
+            } else if untagged {
+                cx.error_spanned_by(
+                    &entry.args,
+                    format!("`{this}` and `{other}` share the registry of `{object}` and would be picked by the same fields; list one instance per registry"),
+                );
+            }
+        }
+        if untagged {
+            continue;
+        }
+        for (reg, entry) in group.iter().filter(|(_, e)| e.name.is_none()) {
+            let args = entry.args.to_token_stream().to_string().replace(' ', "");
+            cx.error_spanned_by(
+                &entry.args,
+                format!("`{}` shares the registry of `{object}` with other instances, so each needs its own tag; write `{args} = \"...\"`", reg.type_name()),
+            );
+        }
+        for alias in &imp.attrs.aliases {
+            cx.error_spanned_by(
+                alias,
+                format!("an alias is a tag of every instance, and several instances share the registry of `{object}`; remove `alias`"),
+            );
         }
     }
 }

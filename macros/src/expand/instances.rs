@@ -1,4 +1,4 @@
-//! Expansion for generic traits and the impls of their instantiations.
+//! Expansion for generic traits and generic impls.
 //!
 //! A trait with parameters (type, const or lifetime parameters, associated
 //! types) has a registry per instantiation: its impls are generic over the
@@ -8,8 +8,10 @@
 //! type per trait, so the registration type carries the instantiation's
 //! `TypeId` and its readers without their type.
 //!
-//! An impl of an instantiation registers there. A trait or impl without
-//! parameters never comes here: its code is `traits.rs`'s.
+//! An impl of an instantiation registers there; a generic impl registers
+//! each instance it lists, its parameters replaced by the instance's (in
+//! the plain trait's one registry, or in each instantiation's). A trait or
+//! impl without parameters never comes here: its code is `traits.rs`'s.
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned, ToTokens};
@@ -272,7 +274,7 @@ pub fn expand_trait(attrs: ContainerAttrs, mut item: ItemTrait) -> TokenStream {
 }
 
 /// `#[json_subtypes(...)]` on an impl of a generic trait's instantiation,
-/// checked.
+/// or on a generic impl with `instances`, checked: one registration each.
 pub fn expand_impl(imp: &Impl, item: &ItemImpl) -> TokenStream {
     let private = private();
     let fallback = imp.is_fallback();
@@ -285,6 +287,7 @@ pub fn expand_impl(imp: &Impl, item: &ItemImpl) -> TokenStream {
         let Registration {
             self_ty,
             object,
+            instance,
             tags,
             span,
             named,
@@ -309,11 +312,12 @@ pub fn expand_impl(imp: &Impl, item: &ItemImpl) -> TokenStream {
                 type_id: ::core::any::TypeId::of::<#self_ty>,
             }
         };
-        // As for a plain impl: which marked objects the type can become is
-        // asked where the type is concrete (see the runtime's `marker`),
-        // here spelt out since the instantiation's registration keeps them
-        // without their types.
-        submits.push(quote_spanned! {span=>
+        // Which marked objects the type can become is asked where the type
+        // is concrete (see the runtime's `marker`). An instantiation's
+        // registration keeps them without their types, so they are spelt
+        // out; a plain trait takes them as from a plain impl.
+        let submit = match instance {
+            true => quote_spanned! {span=>
                 #private::inventory::submit! {
                     <#object>::__json_subtypes_register_instance::<#self_ty>(#entry, || {
                         use #private::marker::probe::*;
@@ -329,7 +333,18 @@ pub fn expand_impl(imp: &Impl, item: &ItemImpl) -> TokenStream {
                         })
                     })
                 }
-        });
+            },
+            false => quote_spanned! {span=>
+                #private::inventory::submit! {
+                    <#object>::__json_subtypes_register::<#self_ty>(#entry, || {
+                        use #private::marker::probe::*;
+                        let __p = &#private::marker::Probe::<#self_ty>::NEW;
+                        #private::marker::Markers { send: __p.send(), sync: __p.sync(), send_sync: __p.send_sync() }
+                    })
+                }
+            },
+        };
+        submits.push(submit);
         // `Tagged`: a named type only, as for a plain impl.
         if *named {
             checks.push(quote_spanned! {span=>
@@ -351,6 +366,23 @@ pub fn expand_impl(imp: &Impl, item: &ItemImpl) -> TokenStream {
         checks.push(quote_spanned! {span=>
             let _: fn() = __json_subtypes_assert_registered::<#object>;
         });
+    }
+    // The trait's supertrait `Subtype` asks `Self: Serialize + 'static`,
+    // and a registry is of `'static` types: a generic impl would otherwise
+    // spell both out on its parameters. Said here, they are checked for
+    // each instance instead, which is all that is registered.
+    let mut item = item.clone();
+    if !imp.params().is_empty() {
+        let types: Vec<syn::Ident> = item
+            .generics
+            .type_params()
+            .map(|t| t.ident.clone())
+            .collect();
+        let predicates = &mut item.generics.make_where_clause().predicates;
+        predicates.push(syn::parse_quote!(Self: ::json_subtypes::__private::Subtype));
+        for ty in types {
+            predicates.push(syn::parse_quote!(#ty: 'static));
+        }
     }
     quote! {
         #item
