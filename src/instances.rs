@@ -211,11 +211,14 @@ pub(crate) fn short_type_name(full: &str) -> String {
 }
 
 /// The name of an instantiation's JSON Schema (`Strategy_for_f64`, as
-/// schemars names the schemas of generic types): a `$defs` key and a
-/// reference, so without the brackets and spaces of its type's name.
+/// schemars 0.8 named the schemas of generic types): a `$defs` key and a
+/// reference, so without the brackets and spaces of its type's name, and
+/// without the lifetimes it is for every one of (`dyn for<'a> Pattern<'a>`
+/// is `Pattern`).
 #[cfg(feature = "schemars")]
 pub fn schema_name<T: ?Sized>() -> String {
     let name = object_name::<T>();
+    let name = name.replace("'_, ", "").replace("<'_>", "");
     let name = name.strip_prefix("dyn ").unwrap_or(&name);
     let mut out = String::with_capacity(name.len() + 8);
     for c in name.chars() {

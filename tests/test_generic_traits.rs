@@ -659,3 +659,285 @@ fn lifetimes_are_for_every_lifetime(#[case] text: &str, #[case] found: Option<&s
     assert_eq!(serde_json::to_string(&back).unwrap(), written);
     verify_registry::<dyn for<'a> Matcher<'a>>().unwrap();
 }
+
+// ---------------------------------------------------------------------------
+// Limits: each instantiation's registry has the trait's, named after it.
+
+#[json_subtypes(tag = "type", max_buffer = 24, max_depth = 3)]
+trait Bounded<D: 'static>: Debug {}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Sample<D> {
+    value: D,
+    note: serde_json::Value,
+}
+
+#[json_subtypes(name = "sample", instances(u8, i64))]
+impl<D: Debug + Serialize + 'static> Bounded<D> for Sample<D> {}
+
+#[json_subtypes(tag = "type", require_tag_first)]
+trait Strict<D: 'static>: Debug {}
+
+#[json_subtypes(name = "sample", instances(u8))]
+impl<D: Debug + Serialize + 'static> Strict<D> for Sample<D> {}
+
+#[rstest]
+#[case::tag_first(r#"{"type":"sample","note":"a long note that the tag came before","value":1}"#)]
+#[case::small_prefix(r#"{"value":1,"type":"sample","note":null}"#)]
+fn limited_instantiations_read_what_fits(#[case] text: &str) {
+    let value: Box<dyn Bounded<u8>> = serde_json::from_str(text).unwrap();
+    let written = serde_json::to_string(&value).unwrap();
+    let back: Box<dyn Bounded<u8>> = serde_json::from_str(&written).unwrap();
+    assert_eq!(serde_json::to_string(&back).unwrap(), written);
+    assert!(serde_json::from_str::<Box<dyn Bounded<i64>>>(text).is_ok());
+}
+
+#[rstest]
+#[case::large_prefix(
+    r#"{"note":"a long note before the tag","value":1,"type":"sample"}"#,
+    "more than 24 bytes buffered before the tag `type` of dyn Bounded<i64> (max_buffer = 24) at line 1 column 36"
+)]
+#[case::too_deep(
+    r#"{"note":[[[[1]]]],"type":"sample","value":1}"#,
+    "recursion limit exceeded at line 1 column 10"
+)]
+fn limits_name_the_instantiation(#[case] text: &str, #[case] message: &str) {
+    let err = serde_json::from_str::<Box<dyn Bounded<i64>>>(text)
+        .err()
+        .unwrap();
+    assert_eq!(err.to_string(), message);
+}
+
+#[test]
+fn require_tag_first_holds_for_each_instantiation() {
+    let text = r#"{"type":"sample","value":1,"note":{"a":[1,2]}}"#;
+    let value: Box<dyn Strict<u8>> = serde_json::from_str(text).unwrap();
+    assert_eq!(serde_json::to_string(&value).unwrap(), text);
+    let err = serde_json::from_str::<Box<dyn Strict<u8>>>(r#"{"value":1,"type":"sample"}"#)
+        .err()
+        .unwrap();
+    assert_eq!(
+        err.to_string(),
+        "the tag `type` of dyn Strict<u8> must be the first key (require_tag_first), found `value` at line 1 column 8"
+    );
+}
+
+/// `visible`: a payload field named like the tag is the tag.
+#[json_subtypes(tag = "kind", visible)]
+trait Labelled<D: 'static>: Debug {}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct Marked<D> {
+    kind: String,
+    at: D,
+}
+
+#[json_subtypes(name = "mark", instances(u8, f32))]
+impl<D: Debug + Serialize + 'static> Labelled<D> for Marked<D> {}
+
+#[rstest]
+#[case::first(r#"{"kind":"mark","at":1}"#, r#"{"kind":"mark","at":1}"#)]
+#[case::last(r#"{"at":1,"kind":"mark"}"#, r#"{"kind":"mark","at":1}"#)]
+fn visible_instantiations(#[case] text: &str, #[case] written: &str) {
+    let value: Box<dyn Labelled<u8>> = serde_json::from_str(text).unwrap();
+    assert_eq!(serde_json::to_string(&value).unwrap(), written);
+    let wrong: Box<dyn Labelled<f32>> = Box::new(Marked {
+        kind: "other".to_owned(),
+        at: 1.0,
+    });
+    assert_eq!(
+        serde_json::to_string(&wrong).unwrap_err().to_string(),
+        "cannot serialize Marked<f32> as a subtype of dyn Labelled<f32>: its field `kind` is \"other\", but its tag is \"mark\""
+    );
+}
+
+/// `exact_numbers`: integers beyond 64 bits before the tag keep their digits.
+#[cfg(feature = "exact_numbers")]
+#[json_subtypes(tag = "type", exact_numbers)]
+trait Exact<D: 'static>: Debug {}
+
+#[cfg(feature = "exact_numbers")]
+#[derive(Debug, Serialize, Deserialize)]
+struct Wide<D> {
+    value: D,
+}
+
+#[cfg(feature = "exact_numbers")]
+#[json_subtypes(name = "wide", instances(u128, i128))]
+impl<D: Debug + Serialize + 'static> Exact<D> for Wide<D> {}
+
+#[cfg(feature = "exact_numbers")]
+#[test]
+fn exact_numbers_instantiations() {
+    let text = r#"{"value":340282366920938463463374607431768211455,"type":"wide"}"#;
+    let value: Box<dyn Exact<u128>> = serde_json::from_str(text).unwrap();
+    let written = r#"{"type":"wide","value":340282366920938463463374607431768211455}"#;
+    assert_eq!(serde_json::to_string(&value).unwrap(), written);
+    let text = r#"{"value":-170141183460469231731687303715884105728,"type":"wide"}"#;
+    let value: Box<dyn Exact<i128>> = serde_json::from_str(text).unwrap();
+    let written = r#"{"type":"wide","value":-170141183460469231731687303715884105728}"#;
+    assert_eq!(serde_json::to_string(&value).unwrap(), written);
+}
+
+// ---------------------------------------------------------------------------
+// JSON Schema: each instantiation has its own, under its own name.
+
+#[cfg(feature = "schemars")]
+mod schemas {
+    use super::*;
+    use schemars::{schema_for, JsonSchema};
+    use serde_json::{json, Value};
+
+    /// A smoothing kernel.
+    #[json_subtypes(tag = "type", schema)]
+    trait Kernel<D: 'static> {
+        fn weight(&self, x: D) -> D;
+    }
+
+    #[derive(Debug, Serialize, Deserialize, JsonSchema)]
+    struct Gaussian<D> {
+        sigma: D,
+    }
+
+    #[json_subtypes(name = "gaussian", instances(f32, f64))]
+    impl<D: Copy + Serialize + JsonSchema + 'static> Kernel<D> for Gaussian<D> {
+        fn weight(&self, _: D) -> D {
+            self.sigma
+        }
+    }
+
+    #[derive(Debug, Serialize, Deserialize, JsonSchema)]
+    struct Flat {
+        width: f64,
+    }
+
+    #[json_subtypes(name = "flat")]
+    impl Kernel<f64> for Flat {
+        fn weight(&self, _: f64) -> f64 {
+            self.width
+        }
+    }
+
+    #[derive(Serialize, Deserialize, JsonSchema)]
+    struct Smoother {
+        coarse: Box<dyn Kernel<f32>>,
+        fine: Vec<Box<dyn Kernel<f64>>>,
+    }
+
+    fn valid(schema: &Value, instance: &Value) -> bool {
+        let mut schemas = boon::Schemas::new();
+        let mut compiler = boon::Compiler::new();
+        compiler
+            .add_resource("urn:json-subtypes:test", schema.clone())
+            .unwrap();
+        let index = compiler
+            .compile("urn:json-subtypes:test", &mut schemas)
+            .unwrap_or_else(|e| panic!("{e:#}\n{schema:#}"));
+        schemas.validate(instance, index).is_ok()
+    }
+
+    #[test]
+    fn each_instantiation_has_its_schema() {
+        let schema = serde_json::to_value(schema_for!(dyn Kernel<f64>)).unwrap();
+        assert_eq!(schema["title"], "Kernel_for_f64");
+        assert_eq!(schema["description"], "A smoothing kernel.");
+        assert_eq!(
+            schema["discriminator"],
+            json!({"propertyName": "type", "mapping": {
+                "flat": "#/$defs/Flat", "gaussian": "#/$defs/Gaussian",
+            }})
+        );
+        let schema = serde_json::to_value(schema_for!(dyn Kernel<f32>)).unwrap();
+        assert_eq!(schema["title"], "Kernel_for_f32");
+        assert_eq!(
+            schema["oneOf"],
+            json!([{"allOf": [
+                {"type": "object", "properties": {"type": {"type": "string", "const": "gaussian"}}, "required": ["type"]},
+                {"$ref": "#/$defs/Gaussian"},
+            ]}])
+        );
+    }
+
+    #[rstest]
+    #[case::both(json!({"coarse": {"type": "gaussian", "sigma": 1.0}, "fine": [{"type": "flat", "width": 2.0}, {"sigma": 0.5, "type": "gaussian"}]}), true)]
+    #[case::other_instantiations_tag(json!({"coarse": {"type": "flat", "width": 2.0}, "fine": []}), false)]
+    #[case::bad_body(json!({"coarse": {"type": "gaussian", "sigma": "wide"}, "fine": []}), false)]
+    fn what_validates_is_what_reads(#[case] instance: Value, #[case] reads: bool) {
+        let schema = serde_json::to_value(schema_for!(Smoother)).unwrap();
+        assert!(schema["$defs"]["Kernel_for_f32"].is_object(), "{schema:#}");
+        assert!(schema["$defs"]["Kernel_for_f64"].is_object(), "{schema:#}");
+        assert_eq!(valid(&schema, &instance), reads, "{instance}");
+        let read = serde_json::from_value::<Smoother>(instance.clone());
+        assert_eq!(read.is_ok(), reads);
+        if let Ok(smoother) = read {
+            assert_eq!(smoother.coarse.weight(0.0), 1.0);
+            let written = serde_json::to_value(&smoother).unwrap();
+            assert!(valid(&schema, &written), "{written}");
+        }
+    }
+
+    /// Lifetimes leave the name as it is: the registry is for every one.
+    #[json_subtypes(tag = "type", schema)]
+    trait Pattern<'a> {
+        fn matches(&self, text: &'a str) -> bool;
+    }
+
+    #[derive(Serialize, Deserialize, JsonSchema)]
+    struct Exactly {
+        text: String,
+    }
+
+    #[json_subtypes(name = "exactly")]
+    impl Pattern<'_> for Exactly {
+        fn matches(&self, text: &str) -> bool {
+            self.text == text
+        }
+    }
+
+    #[test]
+    fn schema_names_of_instantiations() {
+        let title =
+            |schema: schemars::Schema| serde_json::to_value(schema).unwrap()["title"].clone();
+        assert_eq!(title(schema_for!(dyn for<'a> Pattern<'a>)), "Pattern");
+        assert_eq!(title(schema_for!(dyn Kernel<f32>)), "Kernel_for_f32");
+        let pattern: Box<dyn for<'a> Pattern<'a>> =
+            serde_json::from_str(r#"{"type":"exactly","text":"a"}"#).unwrap();
+        assert!(pattern.matches("a"));
+    }
+
+    #[cfg(feature = "utoipa")]
+    #[test]
+    fn openapi_components_are_named_after_the_instantiation() {
+        use utoipa::{PartialSchema, ToSchema};
+        assert_eq!(<Box<dyn Kernel<f64>>>::name(), "Kernel_for_f64");
+        assert_eq!(<Box<dyn Kernel<f32>>>::name(), "Kernel_for_f32");
+        let mut components = Vec::new();
+        <Box<dyn Kernel<f64>>>::schemas(&mut components);
+        let names: Vec<&str> = components.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(names, ["Flat", "Gaussian"]);
+        let schema = serde_json::to_value(<Box<dyn Kernel<f32>>>::schema()).unwrap();
+        assert_eq!(
+            schema["discriminator"],
+            json!({"propertyName": "type", "mapping": {"gaussian": "#/components/schemas/Gaussian"}})
+        );
+    }
+
+    #[test]
+    fn profiles_of_an_instantiation_have_their_schema() {
+        let profile = Profile::<dyn Kernel<f64>>::builder_from_registry()
+            .tag("kind")
+            .subtype::<Flat>("box")
+            .build()
+            .unwrap();
+        let schema = serde_json::to_value(profile.root_schema()).unwrap();
+        assert_eq!(schema["title"], "profile of dyn Kernel<f64>");
+        assert_eq!(
+            schema["discriminator"],
+            json!({"propertyName": "kind", "mapping": {"box": "#/$defs/Flat", "gaussian": "#/$defs/Gaussian"}})
+        );
+        assert_eq!(
+            schema["$defs"]["Gaussian"]["properties"]["sigma"]["format"],
+            "double"
+        );
+    }
+}
