@@ -802,6 +802,129 @@
 //! `every_reader_and_writer_gives_the_same_value`,
 //! `every_reader_gives_the_same_error`.
 //!
+//! # Generic traits and generic impls
+//!
+//! A trait with type parameters has a registry per instantiation:
+//! `Box<dyn Strategy<f64>>` and `Box<dyn Strategy<f32>>` each read and write
+//! with the tags registered for them. An impl of an instantiation registers
+//! in it; a generic impl lists the instances to register, each the impl's
+//! parameters in order (a tuple for several):
+//!
+//! ```
+//! use json_subtypes::json_subtypes;
+//! use serde::{Deserialize, Serialize};
+//!
+//! /// How a solver brings a value into range, for `f32` or `f64` data.
+//! #[json_subtypes(tag = "type")]
+//! trait Strategy<D: 'static> {
+//!     fn apply(&self, x: D) -> D;
+//! }
+//!
+//! #[derive(Serialize, Deserialize)]
+//! struct Clamp<D> {
+//!     lo: D,
+//!     hi: D,
+//! }
+//!
+//! #[json_subtypes(name = "clamp", instances(f32, f64))]
+//! impl<D: PartialOrd + Copy> Strategy<D> for Clamp<D> {
+//!     fn apply(&self, x: D) -> D {
+//!         if x < self.lo { self.lo } else if x > self.hi { self.hi } else { x }
+//!     }
+//! }
+//!
+//! #[derive(Serialize, Deserialize)]
+//! struct Linear {
+//!     slope: f64,
+//! }
+//!
+//! #[json_subtypes(name = "linear")]              // in `dyn Strategy<f64>` only
+//! impl Strategy<f64> for Linear {
+//!     fn apply(&self, x: f64) -> f64 {
+//!         self.slope * x
+//!     }
+//! }
+//!
+//! /// Generic over the precision, as a numeric library is.
+//! #[derive(Serialize, Deserialize)]
+//! struct Grid<D: 'static> {
+//!     step: D,
+//!     strategy: Box<dyn Strategy<D>>,
+//! }
+//!
+//! let fine: Grid<f64> =
+//!     serde_json::from_str(r#"{"step":0.5,"strategy":{"type":"linear","slope":2.0}}"#)?;
+//! assert_eq!(fine.strategy.apply(1.5), 3.0);
+//!
+//! let coarse: Grid<f32> =
+//!     serde_json::from_str(r#"{"step":1.0,"strategy":{"lo":0.0,"hi":1.0,"type":"clamp"}}"#)?;
+//! assert_eq!(coarse.strategy.apply(2.0), 1.0);
+//! assert_eq!(
+//!     serde_json::to_string(&coarse)?,
+//!     r#"{"step":1.0,"strategy":{"type":"clamp","lo":0.0,"hi":1.0}}"#
+//! );
+//!
+//! let err = serde_json::from_str::<Grid<f32>>(r#"{"step":1.0,"strategy":{"type":"linear"}}"#)
+//!     .err()
+//!     .unwrap();
+//! // `linear` is registered for `f64` only.
+//! assert!(err
+//!     .to_string()
+//!     .starts_with(r#"unknown subtype tag "linear", expected "clamp""#));
+//! json_subtypes::verify_registry::<dyn Strategy<f32>>().unwrap();
+//! json_subtypes::verify_registry::<dyn Strategy<f64>>().unwrap();
+//! # Ok::<(), serde_json::Error>(())
+//! ```
+//!
+//! The same name in two instantiations is two registrations, not a
+//! collision. Where a generic impl's instances land in one registry (a
+//! generic impl of a plain trait) each gives its tag,
+//! `instances(u32 = "w_u32", String = "w_str")`; a missing one is a compile
+//! error, the same tag twice the usual collision. A generic impl needs no
+//! `Serialize + 'static` bounds for the trait's supertrait [`Subtype`]:
+//! each instance is checked for them, and an instance that does not
+//! satisfy the impl's bounds is a compile error at its entry.
+//!
+//! An instantiation has everything a plain trait has: fallbacks, profiles
+//! (`Profile::<dyn Strategy<f64>>::builder()`, and a profile scoped for one
+//! instantiation leaves the others to their registries), limits, `visible`,
+//! `dyn Strategy<f64> + Send`, [`Tagged`], and with `schema` a JSON Schema
+//! named after it (`Strategy_for_f64`). Messages name it
+//! (`dyn Strategy<f64>`). Const parameters are instantiations too
+//! (`dyn Filter<3>`), and so are associated types: `dyn Model<Value = f64>`
+//! holds the impls whose `type Value = f64;`. A trait with a lifetime
+//! parameter has one registry, of `dyn for<'a> Matcher<'a>`, which takes
+//! impls for every lifetime (`impl<'a> Matcher<'a> for T`, or `'_`).
+//! Refused at compile time, each with what to write instead: a default on
+//! a trait parameter (an impl names its instantiation), a generic
+//! associated type or one with a `where` clause (make it a type
+//! parameter), an impl for `'static` only, a registered type that borrows.
+//!
+//! Cost: an instantiation that nobody reads compiles nothing, since the
+//! trait's impls are generic and instantiated where used; each registered
+//! instance compiles what a plain registered impl does. A plain trait's
+//! code is unchanged. An instantiation's registry is built on first use and
+//! found in a table keyed by its `TypeId`: each thread takes the table's
+//! lock once per instantiation, and reads without it after.
+//!
+//! typetag refuses both (its issues #1, generic impls, open since 2019, and
+//! #63, traits with generic or associated types), so its users write a
+//! trait per instantiation (`trait StrategyF64`, `trait StrategyF32`, each
+//! with `#[typetag::serde]` and an impl per concrete type), a newtype per
+//! instance of a generic impl, or give up the trait for a closed enum per
+//! instantiation (as ninterp did for its `Box<dyn Strategy1D<D>>`). Here the
+//! generic trait stays the API, and the bytes are the same as typetag's
+//! internally tagged form.
+//!
+//! Shown by `test_generic_traits`: `reads_f64_strategies`,
+//! `reads_f32_strategies`, `inside_derived_types`,
+//! `profiles_of_one_instantiation`, `a_profile_scopes_its_instantiation_only`,
+//! `reads_each_instance_by_its_tag`, `the_same_tag_twice_is_a_collision`,
+//! `reads_instances_given_as_tuples`, `associated_types_pick_the_instantiation`,
+//! `lifetimes_are_for_every_lifetime`, `limits_name_the_instantiation`,
+//! `schemas::each_instantiation_has_its_schema`; misuse by
+//! `tests/ui/instance-*.rs`, `generic-impl.rs`, `generic-trait.rs`.
+//!
 //! # Profiles
 //!
 //! A [`Profile`] is a table for a trait built at run time: another tag key
@@ -1225,6 +1348,8 @@ mod exact;
 // Both reached only through `__private`.
 #[allow(missing_docs)]
 mod fallback;
+// Reached only through `__private`.
+mod instances;
 #[allow(missing_docs)]
 mod marker;
 mod names;
@@ -1288,6 +1413,11 @@ pub mod __private {
     }
     pub mod marker {
         pub use crate::marker::{probe, Conversions, Markers, Probe};
+    }
+    pub mod instances {
+        #[cfg(feature = "schemars")]
+        pub use crate::instances::schema_name;
+        pub use crate::instances::{build, registry, Instance};
     }
     pub use crate::entry::{
         deserialize_marked, deserialize_registered, serialize_marked, serialize_registered,

@@ -1,11 +1,18 @@
 //! The typed model of an annotated enum, trait or trait impl. Keeps the
 //! original syntax so every error can point at the user's tokens.
 
-use quote::ToTokens;
+use proc_macro2::{Group, Span, TokenStream, TokenTree};
+use quote::{quote, ToTokens};
 use syn::ext::IdentExt;
-use syn::{Fields, Ident, ItemEnum, ItemImpl, ItemTrait};
+use syn::spanned::Spanned as _;
+use syn::{
+    Fields, GenericArgument, GenericParam, Ident, ItemEnum, ItemImpl, ItemTrait, PathArguments,
+};
 
-use crate::attr::{tag_value, typed_value, ContainerAttrs, Spanned, TagValue, VariantAttrs};
+use crate::attr::{
+    tag_value, typed_value, ContainerAttrs, InstanceArg, InstanceAttr, Spanned, TagValue,
+    VariantAttrs,
+};
 use crate::case::RenameRule;
 use crate::ctx::Ctxt;
 use crate::serde_attr::{serde_entries, SerdeEntry, Which};
@@ -322,6 +329,76 @@ impl<'a> Trait<'a> {
     pub fn tag_key(&self) -> Option<&str> {
         self.attrs.tag.as_ref().map(|t| t.value.as_str())
     }
+
+    /// The associated types, which `dyn Trait` names (`dyn Trait<Out = f64>`):
+    /// one instantiation per choice of them, as for type parameters.
+    pub fn assoc_types(&self) -> impl Iterator<Item = &syn::TraitItemType> {
+        self.item.items.iter().filter_map(|item| match item {
+            syn::TraitItem::Type(ty) => Some(ty),
+            _ => None,
+        })
+    }
+
+    /// Whether `dyn Trait` has parameters (type, const or lifetime
+    /// parameters, or associated types), so each instantiation has a
+    /// registry of its own.
+    pub fn is_generic(&self) -> bool {
+        !self.item.generics.params.is_empty() || self.assoc_types().next().is_some()
+    }
+}
+
+/// One registration an annotated impl makes: the impl's own type, or one
+/// instance of a generic impl (`instances(...)`), with the impl's
+/// parameters replaced by the instance's.
+pub struct Registration {
+    /// The registered type (`Clamp<f32>`).
+    pub self_ty: TokenStream,
+    /// The trait object it registers in: a plain trait's (`dyn Shape`), or
+    /// an instantiation of a generic one (`dyn Strategy<f32>`).
+    pub object: TokenStream,
+    /// `dyn Trait` has parameters: the registration goes to the registry
+    /// of its instantiation (`__json_subtypes_register_instance`).
+    pub instance: bool,
+    /// The tag written (first) and every tag accepted: the instance's own,
+    /// else the impl's.
+    pub tags: Vec<Spanned<TagValue>>,
+    /// Where errors about it point: the `instances` entry, or the impl's type.
+    pub span: Span,
+    /// A path type, which `Tagged` takes.
+    pub named: bool,
+}
+
+impl Registration {
+    /// The registered type's name, for messages.
+    pub fn type_name(&self) -> String {
+        self.self_ty.to_string().replace(' ', "")
+    }
+
+    /// The trait object's text, which tells whether two registrations share
+    /// a registry.
+    pub fn object_key(&self) -> String {
+        self.object.to_string().replace(' ', "")
+    }
+
+    /// The trait object as messages write it: `dyn for<'a> Tr<'a, u8>`.
+    pub fn object_text(&self) -> String {
+        let mut out = String::new();
+        let mut words = false;
+        for tree in self.object.clone() {
+            let text = tree.to_string();
+            let word = matches!(tree, TokenTree::Ident(_) | TokenTree::Literal(_));
+            if word && words {
+                out.push(' ');
+            }
+            words = word || text == ">";
+            match text.as_str() {
+                "," => out.push_str(", "),
+                "+" | "=" => out.push_str(&format!(" {text} ")),
+                _ => out.push_str(&text),
+            }
+        }
+        out
+    }
 }
 
 /// An annotated `impl Trait for Type`: one registration, the trait-object
@@ -334,6 +411,8 @@ pub struct Impl<'a> {
     /// The tag written (first) and every tag accepted, aliases included;
     /// empty for a fallback and for an impl found by `when_field` alone.
     pub tags: Vec<Spanned<TagValue>>,
+    /// What it registers: its own type, or each of its `instances`.
+    pub registrations: Vec<Registration>,
 }
 
 impl<'a> Impl<'a> {
@@ -369,12 +448,15 @@ impl<'a> Impl<'a> {
             }
             tags.extend(attrs.aliases.iter().filter_map(convert));
         }
-        Impl {
+        let mut imp = Impl {
             item,
             trait_path: item.trait_.as_ref().map(|(_, path, _)| path),
             attrs,
             tags,
-        }
+            registrations: Vec::new(),
+        };
+        imp.registrations = imp.registrations(cx);
+        imp
     }
 
     pub fn self_ty(&self) -> &syn::Type {
@@ -384,4 +466,237 @@ impl<'a> Impl<'a> {
     pub fn is_fallback(&self) -> bool {
         self.attrs.fallback.is_some()
     }
+
+    /// The impl's type and const parameters, which `instances` entries give.
+    pub fn params(&self) -> Vec<&Ident> {
+        self.item
+            .generics
+            .params
+            .iter()
+            .filter_map(|p| match p {
+                GenericParam::Type(t) => Some(&t.ident),
+                GenericParam::Const(c) => Some(&c.ident),
+                GenericParam::Lifetime(_) => None,
+            })
+            .collect()
+    }
+
+    /// The impl's lifetime parameters.
+    pub fn lifetimes(&self) -> impl Iterator<Item = &syn::Lifetime> {
+        self.item.generics.lifetimes().map(|l| &l.lifetime)
+    }
+
+    /// The associated types the impl sets (`type Out = f64;`), which name
+    /// the instantiation it registers in (`dyn Trait<Out = f64>`).
+    pub fn assoc_types(&self) -> impl Iterator<Item = &syn::ImplItemType> {
+        self.item.items.iter().filter_map(|item| match item {
+            syn::ImplItem::Type(ty) => Some(ty),
+            _ => None,
+        })
+    }
+
+    /// The lifetime arguments of the trait (`'a` in `Visitor<'a>`).
+    pub fn trait_lifetimes(&self) -> Vec<&syn::Lifetime> {
+        let Some(last) = self.trait_path.and_then(|p| p.segments.last()) else {
+            return Vec::new();
+        };
+        match &last.arguments {
+            PathArguments::AngleBracketed(args) => args
+                .args
+                .iter()
+                .filter_map(|a| match a {
+                    GenericArgument::Lifetime(l) => Some(l),
+                    _ => None,
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Whether the trait has parameters: its path has arguments, or the
+    /// impl sets associated types.
+    pub fn of_generic_trait(&self) -> bool {
+        let trait_args = self
+            .trait_path
+            .and_then(|p| p.segments.last())
+            .is_some_and(|s| !s.arguments.is_empty());
+        trait_args || self.assoc_types().next().is_some()
+    }
+
+    /// Whether it registers in a generic trait's instantiation or lists
+    /// instances: anything but one type in a plain trait's registry.
+    pub fn is_generic(&self) -> bool {
+        self.of_generic_trait()
+            || self.attrs.instances.is_some()
+            || !self.item.generics.params.is_empty()
+    }
+
+    /// The impl's parameters as one `instances` entry gives them, or `None`
+    /// when the entry does not give one per parameter (`check` says so).
+    pub fn instance_args<'e>(&self, entry: &'e InstanceAttr) -> Option<Vec<&'e InstanceArg>> {
+        match (&entry.args, self.params().len()) {
+            (_, 0) => None,
+            (one, 1) => Some(vec![one]),
+            (InstanceArg::Tuple(args, _), n) if args.len() == n => Some(args.iter().collect()),
+            _ => None,
+        }
+    }
+
+    /// Every registration the impl makes: the impl's type, or each listed
+    /// instance with the impl's parameters replaced by its own.
+    fn registrations(&self, cx: &Ctxt) -> Vec<Registration> {
+        let Some(trait_path) = self.trait_path else {
+            return Vec::new();
+        };
+        let instance = self.of_generic_trait();
+        let object =
+            |with: &dyn Fn(TokenStream) -> TokenStream| object_type(trait_path, self, with);
+        let named = matches!(self.self_ty(), syn::Type::Path(p) if p.qself.is_none());
+        let Some(entries) = &self.attrs.instances else {
+            let span = self.self_ty().span();
+            return vec![Registration {
+                self_ty: self.self_ty().to_token_stream(),
+                object: object(&|t| t),
+                instance,
+                tags: self.tags.clone(),
+                span,
+                named,
+            }];
+        };
+        let params = self.params();
+        let mut out = Vec::new();
+        for entry in &entries.value {
+            let Some(args) = self.instance_args(entry) else {
+                continue;
+            };
+            let span = entry.args.to_token_stream().span();
+            let with = |tokens: TokenStream| {
+                let replaced = substitute(tokens, &params, &args);
+                respan(replaced, span)
+            };
+            let mut tags = self.tags.clone();
+            // An untagged impl's instances take no tag (`check` says so).
+            if let (Some(name), Some(first)) = (&entry.name, tags.first_mut()) {
+                if let Some(value) = tag_value(cx, &name.value) {
+                    *first = Spanned {
+                        value,
+                        tokens: name.tokens.clone(),
+                    };
+                }
+            }
+            out.push(Registration {
+                self_ty: with(self.self_ty().to_token_stream()),
+                object: object(&with),
+                instance,
+                tags,
+                span,
+                named,
+            });
+        }
+        out
+    }
+}
+
+/// `dyn Trait` of an impl of `trait_path`, its parameters passed through
+/// `with`: `dyn Shape`, `dyn Strategy<f64>`, `dyn Model<Out = f64>` (the
+/// impl's associated types), `dyn for<'a> Visitor<'a>` (the trait's
+/// lifetimes, for which the impl is for every one).
+fn object_type(
+    trait_path: &syn::Path,
+    imp: &Impl,
+    with: &dyn Fn(TokenStream) -> TokenStream,
+) -> TokenStream {
+    let mut path = trait_path.clone();
+    let mut bound: Vec<syn::Lifetime> = Vec::new();
+    if let Some(last) = path.segments.last_mut() {
+        let assoc: Vec<GenericArgument> = imp
+            .assoc_types()
+            .map(|t| {
+                GenericArgument::AssocType(syn::AssocType {
+                    ident: t.ident.clone(),
+                    generics: None,
+                    eq_token: t.eq_token,
+                    ty: t.ty.clone(),
+                })
+            })
+            .collect();
+        if !assoc.is_empty() && last.arguments.is_empty() {
+            last.arguments = PathArguments::AngleBracketed(syn::parse_quote!(<>));
+        }
+        if let PathArguments::AngleBracketed(args) = &mut last.arguments {
+            args.args.extend(assoc);
+            // `'_` is a lifetime of the impl's own: named, to bind it.
+            for (i, arg) in args.args.iter_mut().enumerate() {
+                if let GenericArgument::Lifetime(l) = arg {
+                    if l.ident == "_" {
+                        *l = syn::Lifetime::new(&format!("'__l{i}"), l.span());
+                    }
+                    if l.ident != "static" {
+                        bound.push(l.clone());
+                    }
+                }
+            }
+        }
+    }
+    let path = with(path.to_token_stream());
+    if bound.is_empty() {
+        quote!(dyn #path)
+    } else {
+        quote!(dyn for<#(#bound),*> #path)
+    }
+}
+
+/// `tokens` with each of `params` replaced by the matching argument's
+/// tokens: an identifier, but not one after `::` (a path's segment), `'`
+/// (a lifetime) or `.` (a field or method).
+fn substitute(tokens: TokenStream, params: &[&Ident], args: &[&InstanceArg]) -> TokenStream {
+    let mut out = TokenStream::new();
+    // The punctuation just before, `::` counted as one.
+    let mut after: Option<&str> = None;
+    for tree in tokens {
+        match &tree {
+            TokenTree::Ident(ident) if !matches!(after, Some("::" | "'" | ".")) => {
+                match params.iter().position(|p| *p == ident) {
+                    Some(i) => out.extend(args[i].to_token_stream()),
+                    None => out.extend([tree.clone()]),
+                }
+            }
+            TokenTree::Group(group) => {
+                let mut replaced =
+                    Group::new(group.delimiter(), substitute(group.stream(), params, args));
+                replaced.set_span(group.span());
+                out.extend([TokenTree::Group(replaced)]);
+            }
+            _ => out.extend([tree.clone()]),
+        }
+        after = match &tree {
+            TokenTree::Punct(p) => match (p.as_char(), after) {
+                (':', Some(":")) => Some("::"),
+                (':', _) if p.spacing() == proc_macro2::Spacing::Joint => Some(":"),
+                ('\'', _) => Some("'"),
+                ('.', _) => Some("."),
+                _ => Some(""),
+            },
+            _ => None,
+        };
+    }
+    out
+}
+
+/// `tokens` pointing at `span`, so errors about an instance point at its
+/// entry in `instances(...)`.
+fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut tree| {
+            if let TokenTree::Group(group) = &tree {
+                let mut inner = Group::new(group.delimiter(), respan(group.stream(), span));
+                inner.set_span(span);
+                tree = TokenTree::Group(inner);
+            } else {
+                tree.set_span(span);
+            }
+            tree
+        })
+        .collect()
 }

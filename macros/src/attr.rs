@@ -4,6 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::ToTokens;
 use syn::meta::ParseNestedMeta;
+use syn::parse::Parse;
 use syn::{Expr, ExprLit, ExprUnary, Lit, LitStr, UnOp};
 
 use crate::case::{RenameRule, RULES};
@@ -11,7 +12,7 @@ use crate::ctx::Ctxt;
 
 const CONTAINER_KEYS: &str = "`tag`, `content`, `external`, `tag_type`, `rename_all`, `rename_all_fields`, `first_match`, `max_depth`, `max_buffer`, `require_tag_first`, `exact_numbers`, `visible`, `deny_unknown_fields`, `schema`";
 const VARIANT_KEYS: &str = "`name`, `alias`, `fallback`, `when_field`, `nested`";
-const IMPL_KEYS: &str = "`name`, `alias`, `fallback`, `when_field`";
+const IMPL_KEYS: &str = "`name`, `alias`, `fallback`, `when_field`, `instances`";
 
 /// A tag value written in an attribute.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -221,6 +222,85 @@ pub struct VariantAttrs {
     /// `nested`: the newtype payload is another `#[json_subtypes]` enum with
     /// the same tag key; its tags are accepted here and it reads the tag.
     pub nested: Option<Spanned<()>>,
+    /// `instances(f32, f64)` (impls): the instances of a generic impl to
+    /// register, each the impl's parameters in order, a tuple for several
+    /// (`instances((u32, f32), (u64, f64))`), each with its own tag where
+    /// they share a registry (`instances(u32 = "w_u32", String = "w_str")`).
+    pub instances: Option<Spanned<Vec<InstanceAttr>>>,
+}
+
+/// One entry of `instances(...)`.
+pub struct InstanceAttr {
+    pub args: InstanceArg,
+    /// `= "w_u32"`: this instance's tag, in place of `name`.
+    pub name: Option<Spanned<Expr>>,
+}
+
+/// The parameters an `instances` entry gives: a type, a const generic's
+/// value (a literal or a block), or several of them as a tuple.
+pub enum InstanceArg {
+    Type(syn::Type),
+    Const(Expr),
+    Tuple(Vec<InstanceArg>, TokenStream),
+}
+
+impl ToTokens for InstanceArg {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        match self {
+            InstanceArg::Type(ty) => ty.to_tokens(tokens),
+            InstanceArg::Const(expr) => expr.to_tokens(tokens),
+            InstanceArg::Tuple(_, all) => all.to_tokens(tokens),
+        }
+    }
+}
+
+impl syn::parse::Parse for InstanceArg {
+    fn parse(input: syn::parse::ParseStream) -> syn::Result<Self> {
+        if input.peek(syn::token::Paren) {
+            let all: TokenStream = input.fork().parse::<proc_macro2::TokenTree>()?.into();
+            let content;
+            syn::parenthesized!(content in input);
+            let args = content.parse_terminated(InstanceArg::parse, syn::Token![,])?;
+            Ok(InstanceArg::Tuple(args.into_iter().collect(), all))
+        } else if input.peek(Lit) || input.peek(syn::Token![-]) {
+            let neg: Option<syn::Token![-]> = input.parse()?;
+            let lit: Lit = input.parse()?;
+            let lit = Expr::Lit(ExprLit {
+                attrs: Vec::new(),
+                lit,
+            });
+            Ok(InstanceArg::Const(match neg {
+                Some(op) => Expr::Unary(ExprUnary {
+                    attrs: Vec::new(),
+                    op: UnOp::Neg(op),
+                    expr: Box::new(lit),
+                }),
+                None => lit,
+            }))
+        } else if input.peek(syn::token::Brace) {
+            Ok(InstanceArg::Const(Expr::Block(input.parse()?)))
+        } else {
+            Ok(InstanceArg::Type(input.parse()?))
+        }
+    }
+}
+
+impl syn::parse::Parse for InstanceAttr {
+    fn parse(input: syn::parse::ParseStream) -> syn::Result<Self> {
+        let args: InstanceArg = input.parse()?;
+        let name = match input.parse::<Option<syn::Token![=]>>()? {
+            Some(_) => {
+                let expr: Expr = input.parse()?;
+                let tokens = expr.to_token_stream();
+                Some(Spanned {
+                    value: expr,
+                    tokens,
+                })
+            }
+            None => None,
+        };
+        Ok(InstanceAttr { args, name })
+    }
 }
 
 impl VariantAttrs {
@@ -267,6 +347,18 @@ impl VariantAttrs {
         } else if meta.path.is_ident("when_field") {
             let lit: LitStr = meta.value()?.parse()?;
             self.when_fields.push(lit);
+        } else if meta.path.is_ident("instances") && keys == IMPL_KEYS {
+            let content;
+            syn::parenthesized!(content in meta.input);
+            let entries = content.parse_terminated(InstanceAttr::parse, syn::Token![,])?;
+            let tokens = meta.path.to_token_stream();
+            set_once(
+                cx,
+                &meta,
+                &mut self.instances,
+                entries.into_iter().collect(),
+                tokens,
+            );
         } else {
             unknown_key(cx, &meta, keys)?;
         }

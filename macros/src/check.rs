@@ -5,8 +5,8 @@ use std::collections::HashMap;
 
 use quote::ToTokens;
 
-use crate::ast::{Container, Impl, Style, Trait};
-use crate::attr::{ContainerAttrs, TagValue};
+use crate::ast::{Container, Impl, Registration, Style, Trait};
+use crate::attr::{ContainerAttrs, InstanceAttr, TagValue};
 use crate::ctx::Ctxt;
 use crate::serde_attr;
 
@@ -522,7 +522,8 @@ fn is_self_or_box_of_self(ty: &syn::Type, ident: &syn::Ident) -> bool {
 /// `max_buffer`, `require_tag_first`, `exact_numbers`, `visible`,
 /// `deny_unknown_fields` and `schema`.
 pub fn check_trait(cx: &Ctxt, tr: &Trait) {
-    check_trait_not_generic(cx, tr);
+    check_trait_param_defaults(cx, tr);
+    check_trait_assoc_types(cx, tr);
     check_trait_keys(cx, tr);
     check_trait_visible(cx, tr);
     check_external_has_no_tag_key(cx, &tr.attrs);
@@ -536,13 +537,43 @@ pub fn check_trait(cx: &Ctxt, tr: &Trait) {
     check_exact_numbers_buffers(cx, &tr.attrs);
 }
 
-/// One registry per trait: an instantiation of a generic trait has none.
-fn check_trait_not_generic(cx: &Ctxt, tr: &Trait) {
-    if !tr.item.generics.params.is_empty() {
-        cx.error_spanned_by(
-            &tr.item.generics,
-            "a generic trait cannot hold a registry: each instantiation would need its own; remove the type parameters or register the concrete types with a profile",
-        );
+/// Each impl names the instantiation it registers in (`impl Strategy<f64>
+/// for Linear`), which a default would let it leave out.
+fn check_trait_param_defaults(cx: &Ctxt, tr: &Trait) {
+    for param in &tr.item.generics.params {
+        let default = match param {
+            syn::GenericParam::Type(t) => t.default.as_ref().map(ToTokens::to_token_stream),
+            syn::GenericParam::Const(c) => c.default.as_ref().map(ToTokens::to_token_stream),
+            syn::GenericParam::Lifetime(_) => None,
+        };
+        if let Some(default) = default {
+            let text = default.to_string().replace(' ', "");
+            cx.error_spanned_by(
+                &default,
+                format!("a parameter of a registry trait takes no default: each impl names the instantiation it registers in (`impl {}<...> for Type`); remove `= {text}`", tr.ident()),
+            );
+        }
+    }
+}
+
+/// `dyn Trait` names each associated type (`dyn Trait<Out = f64>`), one
+/// registry per choice: a generic one or one with a `where` clause cannot
+/// be named there.
+fn check_trait_assoc_types(cx: &Ctxt, tr: &Trait) {
+    let ident = tr.ident();
+    for ty in tr.assoc_types() {
+        let name = &ty.ident;
+        if !ty.generics.params.is_empty() {
+            cx.error_spanned_by(
+                &ty.generics,
+                format!("a generic associated type leaves the trait without `dyn {ident}`, so without a registry; make `{name}` a type parameter of the trait (`trait {ident}<{name}>`)"),
+            );
+        } else if let Some(clause) = &ty.generics.where_clause {
+            cx.error_spanned_by(
+                clause,
+                format!("an associated type with a `where` clause cannot be named in `dyn {ident}<{name} = ...>`, which picks the registry; remove the clause, or make `{name}` a type parameter of the trait"),
+            );
+        }
     }
 }
 
@@ -586,10 +617,15 @@ pub fn check_impl(cx: &Ctxt, imp: &Impl) {
     if !check_impl_of_trait(cx, imp) {
         return;
     }
-    check_impl_not_generic(cx, imp);
-    check_impl_trait_not_generic(cx, imp);
+    check_impl_lists_instances(cx, imp);
+    check_instances_need_parameters(cx, imp);
+    check_instance_arity(cx, imp);
+    check_impl_lifetimes(cx, imp);
     check_impl_fallback_has_no_tag(cx, imp);
     check_impl_alias_needs_tag(cx, imp);
+    check_instance_tags_need_a_tagged_impl(cx, imp);
+    check_name_is_used_by_an_instance(cx, imp);
+    check_instances_sharing_a_registry(cx, imp);
 }
 
 /// A registration is of a trait's implementation; an inherent impl has
@@ -604,24 +640,132 @@ fn check_impl_of_trait(cx: &Ctxt, imp: &Impl) -> bool {
     imp.trait_path.is_some()
 }
 
-/// A registration reads one concrete type.
-fn check_impl_not_generic(cx: &Ctxt, imp: &Impl) {
-    if !imp.item.generics.params.is_empty() {
+/// A registration reads one concrete type: a generic impl registers the
+/// instances it lists.
+fn check_impl_lists_instances(cx: &Ctxt, imp: &Impl) {
+    let params = imp.params();
+    if params.is_empty() || imp.attrs.instances.is_some() {
+        return;
+    }
+    // The instances of a plain trait's impl share its one registry, so
+    // each needs its own tag.
+    let shared = !imp.of_generic_trait();
+    let entry = |ty: &str, tag: &str| {
+        let args = match params.len() {
+            1 => ty.to_owned(),
+            n => format!("({})", vec![ty; n].join(", ")),
+        };
+        match shared {
+            true => format!("{args} = \"{tag}\""),
+            false => args,
+        }
+    };
+    cx.error_spanned_by(
+        &imp.item.generics,
+        format!(
+            "a generic impl cannot be registered as it is, there is no single type to read; list the instances to register{}, e.g. `#[json_subtypes(instances({}, {}))]`",
+            if shared { ", each with its own tag" } else { "" },
+            entry("u32", "a"),
+            entry("String", "b"),
+        ),
+    );
+}
+
+/// `instances` replaces the parameters of a generic impl.
+fn check_instances_need_parameters(cx: &Ctxt, imp: &Impl) {
+    if let (Some(instances), true) = (&imp.attrs.instances, imp.params().is_empty()) {
         cx.error_spanned_by(
-            &imp.item.generics,
-            "a generic impl cannot be registered, there is no single type to read; register each concrete type with its own impl or a profile",
+            instances,
+            "`instances` lists the instances of a generic impl, and this impl has no type parameters; remove `instances`",
         );
     }
 }
 
-/// A registry trait is never generic (see `check_trait_not_generic`).
-fn check_impl_trait_not_generic(cx: &Ctxt, imp: &Impl) {
-    if let Some(path) = imp
-        .trait_path
-        .filter(|p| p.segments.iter().any(|s| !s.arguments.is_empty()))
-    {
-        cx.error_spanned_by(path, "a registry trait has no type parameters");
+/// Each entry gives every parameter of the impl, in order.
+fn check_instance_arity(cx: &Ctxt, imp: &Impl) {
+    let params = imp.params();
+    let Some(instances) = imp.attrs.instances.as_ref().filter(|_| !params.is_empty()) else {
+        return;
+    };
+    if instances.value.is_empty() {
+        cx.error_spanned_by(
+            instances,
+            format!("`instances` lists no instance; give one entry per choice of `{}`, e.g. `instances(f32, f64)`", names(&params)),
+        );
     }
+    for entry in &instances.value {
+        if imp.instance_args(entry).is_none() {
+            let n = params.len();
+            cx.error_spanned_by(
+                &entry.args,
+                format!("the impl has {n} parameters: give each instance as a tuple in their order, `({})` with a type for each", names(&params)),
+            );
+        }
+    }
+}
+
+fn names(params: &[&syn::Ident]) -> String {
+    params
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A registered type owns what it reads: it borrows nothing, and an impl's
+/// lifetimes are the trait's, for which it is registered for every one
+/// (`impl<'a> Visitor<'a> for Type` registers in `dyn for<'a> Visitor<'a>`).
+fn check_impl_lifetimes(cx: &Ctxt, imp: &Impl) {
+    let borrowed = borrowed_lifetime(imp.self_ty().to_token_stream());
+    if let Some(borrowed) = &borrowed {
+        let ty = imp.self_ty().to_token_stream().to_string().replace(' ', "");
+        cx.error_spanned_by(
+            imp.self_ty(),
+            format!("`{ty}` borrows for `'{borrowed}`, and a registered type is read as an owned value; register a type that owns its data (e.g. with `String` in place of `&str`)"),
+        );
+    }
+    let of_trait = imp.trait_lifetimes();
+    for lifetime in imp.lifetimes() {
+        let in_trait = of_trait.iter().any(|l| l.ident == lifetime.ident);
+        if !in_trait && borrowed.is_none() {
+            cx.error_spanned_by(
+                lifetime,
+                format!("`{lifetime}` is not a lifetime of the trait, and a registered type borrows nothing; remove `{lifetime}`"),
+            );
+        }
+    }
+    if let (Some(path), true) = (imp.trait_path, of_trait.iter().any(|l| l.ident == "static")) {
+        let every = path.to_token_stream().to_string().replace("'static", "'a");
+        let every = every
+            .replace(" < ", "<")
+            .replace(" >", ">")
+            .replace(" ,", ",");
+        let ty = imp.self_ty().to_token_stream().to_string().replace(' ', "");
+        cx.error_spanned_by(
+            path,
+            format!("the trait's registry is for every lifetime (`dyn for<'a> ...`), so a registered impl is too; write `impl<'a> {every} for {ty}`"),
+        );
+    }
+}
+
+/// A lifetime other than `'static` in `tokens`.
+fn borrowed_lifetime(tokens: proc_macro2::TokenStream) -> Option<String> {
+    let mut apostrophe = false;
+    for tree in tokens {
+        match &tree {
+            proc_macro2::TokenTree::Ident(ident) if apostrophe && ident != "static" => {
+                return Some(ident.to_string())
+            }
+            proc_macro2::TokenTree::Group(group) => {
+                if let Some(found) = borrowed_lifetime(group.stream()) {
+                    return Some(found);
+                }
+            }
+            _ => {}
+        }
+        apostrophe = matches!(&tree, proc_macro2::TokenTree::Punct(p) if p.as_char() == '\'');
+    }
+    None
 }
 
 /// A fallback is reached by unknown tags, so it has none of its own.
@@ -798,6 +942,97 @@ fn check_enum_representation(cx: &Ctxt, cont: &Container) {
             cx.error_spanned_by(
                 fallback,
                 format!("with `{form}`, the fallback receives the whole object, so it holds one value: make it a newtype variant, e.g. `Other(json_subtypes::Unknown)`"),
+            );
+        }
+    }
+}
+
+/// An untagged impl (a fallback, or one picked by `when_field`) gives its
+/// instances no tag either.
+fn check_instance_tags_need_a_tagged_impl(cx: &Ctxt, imp: &Impl) {
+    let Some(instances) = &imp.attrs.instances else {
+        return;
+    };
+    for name in instances.value.iter().filter_map(|e| e.name.as_ref()) {
+        if imp.is_fallback() {
+            cx.error_spanned_by(name, "a fallback has no tag of its own; remove `= ...`");
+        } else if imp.tags.is_empty() {
+            cx.error_spanned_by(
+                name,
+                "an impl picked by `when_field` has no tag; remove `= ...`",
+            );
+        }
+    }
+}
+
+/// `name` is the tag of the instances without their own.
+fn check_name_is_used_by_an_instance(cx: &Ctxt, imp: &Impl) {
+    let (Some(name), Some(instances)) = (&imp.attrs.name, &imp.attrs.instances) else {
+        return;
+    };
+    if !instances.value.is_empty() && instances.value.iter().all(|e| e.name.is_some()) {
+        cx.error_spanned_by(
+            name,
+            "every instance has its own tag, so `name` names none; remove `name`",
+        );
+    }
+}
+
+/// Instances that land in one registry are told apart by their tags: each
+/// needs its own, and no alias common to all; a registry has one fallback,
+/// and instances picked by the same fields cannot be told apart.
+fn check_instances_sharing_a_registry(cx: &Ctxt, imp: &Impl) {
+    let Some(instances) = &imp.attrs.instances else {
+        return;
+    };
+    // Registrations in entry order, each beside its entry (entries whose
+    // arity is wrong made none), grouped by the registry they land in.
+    let entries = instances
+        .value
+        .iter()
+        .filter(|e| imp.instance_args(e).is_some());
+    let mut groups: Vec<Vec<(&Registration, &InstanceAttr)>> = Vec::new();
+    for (reg, entry) in imp.registrations.iter().zip(entries) {
+        match groups
+            .iter_mut()
+            .find(|g| g[0].0.object_key() == reg.object_key())
+        {
+            Some(group) => group.push((reg, entry)),
+            None => groups.push(vec![(reg, entry)]),
+        }
+    }
+    let untagged = imp.tags.is_empty();
+    for group in groups.iter().filter(|g| g.len() > 1) {
+        let object = group[0].0.object_text();
+        let (first, _) = group[0];
+        for (reg, entry) in &group[1..] {
+            let (this, other) = (reg.type_name(), first.type_name());
+            if imp.is_fallback() {
+                cx.error_spanned_by(
+                    &entry.args,
+                    format!("`{this}` and `{other}` would both be the fallback of `{object}`, which has one; list one instance per registry"),
+                );
+            } else if untagged {
+                cx.error_spanned_by(
+                    &entry.args,
+                    format!("`{this}` and `{other}` share the registry of `{object}` and would be picked by the same fields; list one instance per registry"),
+                );
+            }
+        }
+        if untagged {
+            continue;
+        }
+        for (reg, entry) in group.iter().filter(|(_, e)| e.name.is_none()) {
+            let args = entry.args.to_token_stream().to_string().replace(' ', "");
+            cx.error_spanned_by(
+                &entry.args,
+                format!("`{}` shares the registry of `{object}` with other instances, so each needs its own tag; write `{args} = \"...\"`", reg.type_name()),
+            );
+        }
+        for alias in &imp.attrs.aliases {
+            cx.error_spanned_by(
+                alias,
+                format!("an alias is a tag of every instance, and several instances share the registry of `{object}`; remove `alias`"),
             );
         }
     }

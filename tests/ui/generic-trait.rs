@@ -1,7 +1,7 @@
 use json_subtypes::json_subtypes;
 
 #[json_subtypes(tag = "type")]
-trait Shape<T> {
+trait Shape<T = f64> {
     fn area(&self) -> T;
 }
 

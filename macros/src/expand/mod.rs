@@ -3,6 +3,7 @@
 
 mod bound;
 mod enumeration;
+mod instances;
 pub(crate) mod schema;
 mod tables;
 mod tagged_one;

@@ -22,6 +22,9 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
     if let Err(errors) = cx.check() {
         return quote!(#item #errors);
     }
+    if tr.is_generic() {
+        return super::instances::expand_trait(tr.attrs, item);
+    }
     let key = match tr.tag_key() {
         Some(tag) => quote!(::core::option::Option::Some(#tag)),
         None => quote!(::core::option::Option::None),
@@ -264,6 +267,9 @@ pub fn expand_impl(args: TokenStream, item: ItemImpl) -> TokenStream {
     check::check_impl(&cx, &imp);
     if let Err(errors) = cx.check() {
         return quote!(#item #errors);
+    }
+    if imp.is_generic() {
+        return super::instances::expand_impl(&imp, &item);
     }
     let Some(trait_path) = imp.trait_path else {
         unreachable!("check_impl refuses an impl without a trait")

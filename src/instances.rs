@@ -1,0 +1,238 @@
+//! Generic traits: one registry per instantiation (`dyn Strategy<f64>` and
+//! `dyn Strategy<f32>` each have their own), built on first use from the
+//! registrations made for it.
+//!
+//! A `static` inside a generic function is one for all its instantiations,
+//! so the registries of a generic trait cannot each sit in a `OnceLock` of
+//! their own as a plain trait's does. They live in one table keyed by the
+//! `TypeId` of the trait object, each built once and leaked (a registry
+//! lives as long as the program, as a plain trait's does), with a copy of
+//! what a thread found kept on that thread, so a read takes no lock.
+//!
+//! `inventory` collects one concrete type per trait, so a registration of
+//! a generic trait ([`Instance`]) carries no `T`: the `TypeId` of the
+//! instantiation it belongs to, and its readers and conversions with their
+//! `T` erased. Each instantiation's registry takes the registrations with
+//! its own `TypeId`; the readers check the slot they fill (`native`), so a
+//! registration can only ever fill a slot of the type it was made for.
+
+use core::any::{Any, TypeId};
+use core::cell::RefCell;
+use std::sync::Arc;
+
+use serde::de::DeserializeOwned;
+
+use crate::marker::Conversions;
+use crate::native::{AnyReaders, Readers};
+use crate::object::Upcast;
+use crate::registry::{Described, Entry, Member, Registry, TagPosition, TraitSettings};
+use crate::tag::OwnedLiteral;
+
+/// One annotated impl of a generic trait, registered for one instantiation.
+pub struct Instance {
+    /// The `TypeId` of the instantiation (`dyn Strategy<f64>`).
+    object: fn() -> TypeId,
+    entry: Entry,
+    readers: fn() -> AnyReaders,
+    markers: fn() -> Conversions,
+    described: Option<Described>,
+}
+
+impl Instance {
+    /// `C` registered in the registry of `T` (an instantiation of a generic
+    /// trait), with what its impl found about it.
+    pub const fn new<T, C>(
+        entry: Entry,
+        markers: fn() -> Conversions,
+        described: Option<Described>,
+    ) -> Self
+    where
+        T: ?Sized + Upcast<C> + 'static,
+        C: DeserializeOwned + 'static,
+    {
+        Instance {
+            object: TypeId::of::<T>,
+            entry,
+            readers: any_readers::<T, C>,
+            markers,
+            described,
+        }
+    }
+}
+
+/// `C`'s readers for `T`, without their `T`.
+fn any_readers<T, C>() -> AnyReaders
+where
+    T: ?Sized + Upcast<C> + 'static,
+    C: DeserializeOwned + 'static,
+{
+    crate::native::readers::<T, C>().any()
+}
+
+/// The registry of `T` (an instantiation of a generic trait), from the
+/// registrations of its trait: those made for `T`. The same table as
+/// `Registry::from_entries` builds for a plain trait, whose readers come
+/// typed; that function is left as it is, so that a plain trait compiles
+/// nothing more for this one.
+pub fn build<'a, T: ?Sized + 'static>(
+    key: Option<&'static str>,
+    settings: TraitSettings,
+    registrations: impl IntoIterator<Item = &'a Instance>,
+) -> Registry<T> {
+    let name = object_name::<T>();
+    let id = TypeId::of::<T>();
+    let mut members: Vec<Member> = registrations
+        .into_iter()
+        .filter(|r| (r.object)() == id)
+        .map(|r| {
+            // Whole, so that a field added to `Entry` is a compile error here.
+            let Entry {
+                tag,
+                aliases,
+                fallback,
+                when_fields,
+                type_name,
+                type_id,
+            } = &r.entry;
+            Member {
+                tag: tag.map(OwnedLiteral::from_literal),
+                aliases: aliases
+                    .iter()
+                    .map(|a| OwnedLiteral::from_literal(*a))
+                    .collect(),
+                fallback: *fallback,
+                when_fields: when_fields.iter().map(|f| Arc::from(*f)).collect(),
+                type_name,
+                type_id: type_id(),
+                readers: (r.readers)(),
+                markers: Some((r.markers)()),
+                schema: r.described,
+            }
+        })
+        .collect();
+    if members.is_empty() {
+        // No registrations: a plain trait's empty table, and its message.
+        let none =
+            core::iter::empty::<(&Entry, fn() -> Readers<T>, Conversions, Option<Described>)>();
+        return Registry::from_entries(&name, key, settings, none);
+    }
+    members.sort_by(|a, b| (a.type_name, &a.tag).cmp(&(b.type_name, &b.tag)));
+    // Whole, so that a setting added to `TraitSettings` is a compile error here.
+    let TraitSettings {
+        max_depth,
+        max_buffer,
+        require_tag_first,
+        exact_numbers,
+        visible,
+        external,
+        content,
+        deny_unknown_fields,
+    } = settings;
+    let mut out = Registry::build(&name, key.map(Arc::from), members, TagPosition::First);
+    out.set_max_depth(max_depth);
+    out.set_limits(max_buffer, require_tag_first);
+    out.set_exact_numbers(exact_numbers);
+    out.set_visible(visible);
+    out.set_representation(external, content, deny_unknown_fields);
+    out
+}
+
+type Found = &'static (dyn Any + Send + Sync);
+
+/// Every instantiation's registry built so far.
+static REGISTRIES: parking_lot::RwLock<Vec<(TypeId, Found)>> = parking_lot::RwLock::new(Vec::new());
+
+thread_local! {
+    /// The registries this thread has found in `REGISTRIES`.
+    static SEEN: RefCell<Vec<(TypeId, Found)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// The registry of `T`, built with `build` the first time any thread asks.
+pub fn registry<T: ?Sized + 'static>(build: impl FnOnce() -> Registry<T>) -> &'static Registry<T> {
+    let id = TypeId::of::<T>();
+    let find = |list: &[(TypeId, Found)]| list.iter().find(|(t, _)| *t == id).map(|(_, r)| *r);
+    // `try_with`: a read from another thread-local's destructor, after
+    // this one's, goes to the shared table.
+    let seen = SEEN.try_with(|seen| find(&seen.borrow())).ok().flatten();
+    let found = match seen {
+        Some(found) => found,
+        None => {
+            let shared = find(&REGISTRIES.read());
+            let found = match shared {
+                Some(found) => found,
+                None => {
+                    // Built without the lock: two threads may both build,
+                    // and the first to insert wins; the other's is dropped.
+                    let built = build();
+                    let mut all = REGISTRIES.write();
+                    match find(&all) {
+                        Some(found) => found,
+                        None => {
+                            let leaked: Found = Box::leak(Box::new(built));
+                            all.push((id, leaked));
+                            leaked
+                        }
+                    }
+                }
+            };
+            let _ = SEEN.try_with(|seen| seen.borrow_mut().push((id, found)));
+            found
+        }
+    };
+    match found.downcast_ref::<Registry<T>>() {
+        Some(registry) => registry,
+        // Keyed by `TypeId::of::<T>()`, holding a `Registry<T>`.
+        None => {
+            unreachable!("json_subtypes: the registry of one instantiation filed under another")
+        }
+    }
+}
+
+/// `dyn a::Strategy<alloc::string::String>` -> `dyn Strategy<String>`:
+/// the instantiation's name in messages.
+pub(crate) fn object_name<T: ?Sized>() -> String {
+    short_type_name(core::any::type_name::<T>())
+}
+
+/// A type's name with every path shortened to its last segment.
+pub(crate) fn short_type_name(full: &str) -> String {
+    let mut out = String::with_capacity(full.len());
+    let mut path = String::new();
+    let flush = |path: &mut String, out: &mut String| {
+        out.push_str(path.rsplit("::").next().unwrap_or(path));
+        path.clear();
+    };
+    for c in full.chars() {
+        if c.is_alphanumeric() || c == '_' || c == ':' {
+            path.push(c);
+        } else {
+            flush(&mut path, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut path, &mut out);
+    out
+}
+
+/// The name of an instantiation's JSON Schema (`Strategy_for_f64`, as
+/// schemars 0.8 named the schemas of generic types): a `$defs` key and a
+/// reference, so without the brackets and spaces of its type's name, and
+/// without the lifetimes it is for every one of (`dyn for<'a> Pattern<'a>`
+/// is `Pattern`).
+#[cfg(feature = "schemars")]
+pub fn schema_name<T: ?Sized>() -> String {
+    let name = object_name::<T>();
+    let name = name.replace("'_, ", "").replace("<'_>", "");
+    let name = name.strip_prefix("dyn ").unwrap_or(&name);
+    let mut out = String::with_capacity(name.len() + 8);
+    for c in name.chars() {
+        match c {
+            '<' => out.push_str("_for_"),
+            ',' => out.push_str("_and_"),
+            '=' => out.push('_'),
+            c if c.is_alphanumeric() || c == '_' => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
