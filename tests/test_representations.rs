@@ -718,3 +718,43 @@ fn tagged_writes_the_traits_form(#[case] text: &str) {
     };
     assert_eq!(written, text);
 }
+
+// Self-describing formats besides JSON.
+
+/// Writes `value` in `format` and reads it back as `T`.
+fn through<T: serde::Serialize + serde::de::DeserializeOwned>(format: &str, value: &T) -> T {
+    match format {
+        "yaml" => serde_norway::from_str(&serde_norway::to_string(value).unwrap()).unwrap(),
+        "ron" => ron::from_str(&ron::to_string(value).unwrap()).unwrap(),
+        "cbor" => {
+            let mut bytes = Vec::new();
+            ciborium::into_writer(value, &mut bytes).unwrap();
+            ciborium::from_reader(&bytes[..]).unwrap()
+        }
+        "msgpack" => rmp_serde::from_slice(&rmp_serde::to_vec(value).unwrap()).unwrap(),
+        "msgpack_named" => rmp_serde::from_slice(&rmp_serde::to_vec_named(value).unwrap()).unwrap(),
+        other => panic!("no format {other}"),
+    }
+}
+
+#[rstest]
+fn self_describing_formats_round_trip_both_forms(
+    #[values("yaml", "ron", "cbor", "msgpack", "msgpack_named")] format: &str,
+) {
+    let shapes: Vec<Box<dyn Shape>> = vec![
+        Box::new(Circle { r: 1.5 }),
+        Box::new(Square { side: 2.0 }),
+        Box::new(Point),
+    ];
+    for value in shapes {
+        assert_eq!(shown(&through(format, &value)), shown(&value), "{format}");
+    }
+    let figures: Vec<Box<dyn Figure>> = vec![
+        Box::new(Circle { r: 1.5 }),
+        Box::new(Square { side: 2.0 }),
+        Box::new(Point),
+    ];
+    for value in figures {
+        assert_eq!(shown(&through(format, &value)), shown(&value), "{format}");
+    }
+}
