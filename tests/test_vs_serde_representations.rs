@@ -628,15 +628,27 @@ fn generic_enums_as_serde(
 /// format.
 #[test]
 fn fallback_in_cbor() {
-    let text = r#"{"Bird":{"wings":2,"name":"Tweety"}}"#;
-    let value: serde_json::Value = serde_json::from_str(text).unwrap();
-    let bytes = Format::Cbor.write(&value);
+    use ciborium::Value as V;
+    let text = |s: &str| V::Text(s.to_owned());
+    let bird = V::Map(vec![(
+        text("Bird"),
+        V::Map(vec![
+            (text("wings"), V::Integer(2.into())),
+            (text("name"), text("Tweety")),
+        ]),
+    )]);
+    let bytes = Format::Cbor.write(&bird);
     let read: Open = Format::Cbor.read(&bytes).unwrap();
     assert!(matches!(read, Open::Other(_)), "{read:?}");
     assert_eq!(Format::Cbor.write(&read), bytes);
-    let text = r#"{"type":"Bird","value":[1,2]}"#;
-    let value: serde_json::Value = serde_json::from_str(text).unwrap();
-    let bytes = Format::Cbor.write(&value);
+    let bird = V::Map(vec![
+        (text("type"), text("Bird")),
+        (
+            text("value"),
+            V::Array(vec![V::Integer(1.into()), V::Integer(2.into())]),
+        ),
+    ]);
+    let bytes = Format::Cbor.write(&bird);
     let read: OpenAdjacent = Format::Cbor.read(&bytes).unwrap();
     assert!(matches!(read, OpenAdjacent::Other(_)), "{read:?}");
     assert_eq!(Format::Cbor.write(&read), bytes);
