@@ -725,6 +725,67 @@
 //! `generic_enums_as_serde`, `external_errors`, `adjacent_errors`; the
 //! refusals by `tests/ui/enum-apart-forms-refuse.rs`.
 //!
+//! ## Coming from typetag and from serde's `tag`
+//!
+//! Swap the attribute for the one on the same line: the bytes on the wire
+//! do not change, in any format the tests run (JSON, YAML, RON, CBOR,
+//! MessagePack; postcard and bincode for the external and adjacent forms),
+//! so stored data, queues and peers keep working.
+//!
+//! | you have | write instead | on the wire | shown by |
+//! |---|---|---|---|
+//! | `#[typetag::serde]` on a trait and its impls | `#[json_subtypes(external)]` on the trait, `#[json_subtypes]` on the impls | `{"Circle":{"r":1.0}}` | `test_vs_typetag::external_is_typetags_default` |
+//! | `#[typetag::serde(tag = "type")]` | `#[json_subtypes(tag = "type")]` | `{"type":"Circle","r":1.0}` | `test_vs_typetag::internal_is_typetags_tag` |
+//! | `#[typetag::serde(tag = "type", content = "value")]` | `#[json_subtypes(tag = "type", content = "value")]` | `{"type":"Circle","value":{"r":1.0}}` | `test_vs_typetag::adjacent_is_typetags_tag_and_content` |
+//! | `#[derive(Serialize, Deserialize)]` on an enum (external) | `#[json_subtypes(external)]` | `{"Dog":{...}}`, `"Fish"` | `test_vs_serde_representations::external_is_serdes_default` |
+//! | `#[serde(tag = "type")]` | `#[json_subtypes(tag = "type")]` | `{"type":"Dog",...}` | `test_enum`: `writes_exactly_what_serde_writes`, `reads_like_serde_in_every_tag_position` |
+//! | `#[serde(tag = "type", content = "value")]` | `#[json_subtypes(tag = "type", content = "value")]` | `{"type":"Dog","value":{...}}` | `test_vs_serde_representations::adjacent_is_serdes_tag_and_content` |
+//! | `#[serde(rename_all = "...")]`, `#[serde(rename = "...")]` / `alias` on variants | `#[json_subtypes(rename_all = "...")]`, `#[json_subtypes(name = "...", alias = "...")]` | the same names | `test_vs_serde_representations::external_is_serdes_default` |
+//! | `#[serde(untagged)]` | `when_field` on the variants (presence mode) | the payload alone; a variant is picked by a field it has, not by trying each in turn | `test_presence::picks_by_present_fields` |
+//!
+//! Serde attributes on fields, and on the enum other than those that pick
+//! its form, stay as they are. `Serialize` and `Deserialize` are no longer
+//! derived on an annotated enum: the attribute implements both (a derive
+//! beside it is a compile error that says so). What you gain, on the same
+//! bytes: a `fallback` that receives an unknown tag with the whole object
+//! and writes it back unchanged (typetag has none; serde's `other` drops
+//! the data); integer and bool tags and aliases for trait objects; the tag
+//! anywhere in an internally tagged object with nothing buffered when it
+//! comes first; `max_buffer` and `require_tag_first` for untrusted input;
+//! run-time `Profile`s; JSON Schema and OpenAPI for trait objects; and
+//! reading back serde's adjacent enums in postcard, bincode and compact
+//! MessagePack, which serde's derive cannot.
+//!
+//! ```
+//! use json_subtypes::json_subtypes;
+//! use serde::{Deserialize, Serialize};
+//!
+//! // serde's adjacently tagged enum, as it was...
+//! #[derive(Debug, Serialize, Deserialize)]
+//! #[serde(tag = "type", content = "value")]
+//! enum Before {
+//!     Click { x: u32 },
+//!     Reset,
+//! }
+//!
+//! // ...and with our attribute.
+//! #[json_subtypes(tag = "type", content = "value")]
+//! #[derive(Debug, PartialEq)]
+//! enum After {
+//!     Click { x: u32 },
+//!     Reset,
+//! }
+//!
+//! let stored = serde_json::to_string(&Before::Click { x: 3 })?;
+//! assert_eq!(stored, r#"{"type":"Click","value":{"x":3}}"#);
+//! let read: After = serde_json::from_str(&stored)?;
+//! assert_eq!(serde_json::to_string(&read)?, stored);
+//! let reset = postcard::to_allocvec(&Before::Reset).unwrap();
+//! assert_eq!(postcard::to_allocvec(&After::Reset).unwrap(), reset);
+//! assert_eq!(postcard::from_bytes::<After>(&reset).unwrap(), After::Reset);
+//! # Ok::<(), serde_json::Error>(())
+//! ```
+//!
 //! `dyn Trait + Send`, `dyn Trait + Sync` and `dyn Trait + Send + Sync`
 //! serialize too, and their boxes deserialize, without `Send` or `Sync` on
 //! the trait, so `Vec<Box<dyn Shape + Send + Sync>>` works in a derived
@@ -1100,7 +1161,18 @@
 //! "Representations") start with `deserialize_map` or `deserialize_struct`
 //! instead, so postcard and bincode read them back, the bytes typetag
 //! writes and reads (`test_vs_typetag`: `external_is_typetags_default`,
-//! `adjacent_is_typetags_tag_and_content`). serde_test works unconfigured:
+//! `adjacent_is_typetags_tag_and_content`); so do enums in those forms
+//! (`deserialize_enum`, as serde's derive), serde's bytes in JSON, YAML,
+//! RON, CBOR, MessagePack, postcard and bincode (`test_vs_serde_representations`:
+//! `external_is_serdes_default`, `adjacent_is_serdes_tag_and_content`).
+//!
+//! | format | internal | external | adjacent |
+//! |---|---|---|---|
+//! | JSON, YAML, RON, CBOR, MessagePack | reads back | reads back | reads back |
+//! | TOML | reads back where the shape fits | not tested | not tested |
+//! | postcard, bincode 1.x | writes only | reads back, no fallback | reads back, no fallback |
+//!
+//! serde_test works unconfigured:
 //! the format's `is_human_readable` is asked only when something is buffered
 //! (entries before the tag, a `tag_type` tag kept for a fallback: a replay
 //! must answer as the format did), or on the type-erased path of trait

@@ -1,9 +1,9 @@
 //! Enums in the externally and adjacently tagged forms beside serde's
 //! derive of the same enum: `#[json_subtypes(external)]` next to serde's
 //! default, `#[json_subtypes(tag = "type", content = "value")]` next to
-//! `#[serde(tag = "type", content = "value")]`. The same bytes in JSON, CBOR
-//! (ciborium), MessagePack (rmp-serde, compact and named), postcard and
-//! bincode 1.x, each library reading what the other wrote; then what ours
+//! `#[serde(tag = "type", content = "value")]`. The same bytes in JSON, YAML
+//! (serde_norway), RON, CBOR (ciborium), MessagePack (rmp-serde, compact and
+//! named), postcard and bincode 1.x, each library reading what the other wrote; then what ours
 //! adds (a fallback that keeps every byte) and its messages.
 
 use std::fmt::Debug;
@@ -142,6 +142,8 @@ mod ours {
 #[derive(Debug, Clone, Copy)]
 enum Format {
     Json,
+    Yaml,
+    Ron,
     Cbor,
     MsgPack,
     MsgPackNamed,
@@ -153,6 +155,8 @@ impl Format {
     fn write<T: Serialize>(self, value: &T) -> Vec<u8> {
         match self {
             Format::Json => serde_json::to_vec(value).unwrap(),
+            Format::Yaml => serde_norway::to_string(value).unwrap().into_bytes(),
+            Format::Ron => ron::to_string(value).unwrap().into_bytes(),
             Format::Cbor => {
                 let mut out = Vec::new();
                 ciborium::into_writer(value, &mut out).unwrap();
@@ -168,6 +172,11 @@ impl Format {
     fn read<T: DeserializeOwned>(self, bytes: &[u8]) -> Result<T, String> {
         match self {
             Format::Json => serde_json::from_slice(bytes).map_err(|e| e.to_string()),
+            Format::Yaml => serde_norway::from_slice(bytes).map_err(|e| e.to_string()),
+            Format::Ron => {
+                let text = std::str::from_utf8(bytes).map_err(|e| e.to_string())?;
+                ron::from_str(text).map_err(|e| e.to_string())
+            }
             Format::Cbor => ciborium::from_reader(bytes).map_err(|e| e.to_string()),
             Format::MsgPack | Format::MsgPackNamed => {
                 rmp_serde::from_slice(bytes).map_err(|e| e.to_string())
@@ -265,6 +274,8 @@ macro_rules! events {
 fn external_is_serdes_default(
     #[values(
         Format::Json,
+        Format::Yaml,
+        Format::Ron,
         Format::Cbor,
         Format::MsgPack,
         Format::MsgPackNamed,
@@ -287,6 +298,8 @@ fn external_is_serdes_default(
 fn adjacent_is_serdes_tag_and_content(
     #[values(
         Format::Json,
+        Format::Yaml,
+        Format::Ron,
         Format::Cbor,
         Format::MsgPack,
         Format::MsgPackNamed,
@@ -583,6 +596,8 @@ enum WrapperSerde<T> {
 fn generic_enums_as_serde(
     #[values(
         Format::Json,
+        Format::Yaml,
+        Format::Ron,
         Format::Cbor,
         Format::MsgPack,
         Format::Postcard,
@@ -613,15 +628,27 @@ fn generic_enums_as_serde(
 /// format.
 #[test]
 fn fallback_in_cbor() {
-    let text = r#"{"Bird":{"wings":2,"name":"Tweety"}}"#;
-    let value: serde_json::Value = serde_json::from_str(text).unwrap();
-    let bytes = Format::Cbor.write(&value);
+    use ciborium::Value as V;
+    let text = |s: &str| V::Text(s.to_owned());
+    let bird = V::Map(vec![(
+        text("Bird"),
+        V::Map(vec![
+            (text("wings"), V::Integer(2.into())),
+            (text("name"), text("Tweety")),
+        ]),
+    )]);
+    let bytes = Format::Cbor.write(&bird);
     let read: Open = Format::Cbor.read(&bytes).unwrap();
     assert!(matches!(read, Open::Other(_)), "{read:?}");
     assert_eq!(Format::Cbor.write(&read), bytes);
-    let text = r#"{"type":"Bird","value":[1,2]}"#;
-    let value: serde_json::Value = serde_json::from_str(text).unwrap();
-    let bytes = Format::Cbor.write(&value);
+    let bird = V::Map(vec![
+        (text("type"), text("Bird")),
+        (
+            text("value"),
+            V::Array(vec![V::Integer(1.into()), V::Integer(2.into())]),
+        ),
+    ]);
+    let bytes = Format::Cbor.write(&bird);
     let read: OpenAdjacent = Format::Cbor.read(&bytes).unwrap();
     assert!(matches!(read, OpenAdjacent::Other(_)), "{read:?}");
     assert_eq!(Format::Cbor.write(&read), bytes);
