@@ -70,19 +70,32 @@ where
 }
 
 /// The registry of `T` (an instantiation of a generic trait), from the
-/// registrations of its trait: those made for `T`. The same table as
-/// `Registry::from_entries` builds for a plain trait, whose readers come
-/// typed; that function is left as it is, so that a plain trait compiles
-/// nothing more for this one.
+/// registrations of its trait: those made for `T`.
+///
+/// Each instantiation is compiled where it is used, so all but the type's
+/// name and id is left to `build_any`, compiled once.
 pub fn build<'a, T: ?Sized + 'static>(
     key: Option<&'static str>,
     settings: TraitSettings,
     registrations: impl IntoIterator<Item = &'a Instance>,
 ) -> Registry<T> {
+    let mut registrations = registrations.into_iter();
     let name = object_name::<T>();
-    let id = TypeId::of::<T>();
+    build_any(TypeId::of::<T>(), &name, key, settings, &mut registrations).retyped()
+}
+
+/// The table of the instantiation `id` from the registrations made for it:
+/// the table `Registry::from_entries` builds for a plain trait, whose
+/// readers come typed. That function is left as it is, so that a plain
+/// trait compiles nothing more for this one.
+fn build_any(
+    id: TypeId,
+    name: &str,
+    key: Option<&'static str>,
+    settings: TraitSettings,
+    registrations: &mut dyn Iterator<Item = &Instance>,
+) -> Registry<dyn Any> {
     let mut members: Vec<Member> = registrations
-        .into_iter()
         .filter(|r| (r.object)() == id)
         .map(|r| {
             // Whole, so that a field added to `Entry` is a compile error here.
@@ -112,9 +125,13 @@ pub fn build<'a, T: ?Sized + 'static>(
         .collect();
     if members.is_empty() {
         // No registrations: a plain trait's empty table, and its message.
-        let none =
-            core::iter::empty::<(&Entry, fn() -> Readers<T>, Conversions, Option<Described>)>();
-        return Registry::from_entries(&name, key, settings, none);
+        type NoEntry = (
+            &'static Entry,
+            fn() -> Readers<dyn Any>,
+            Conversions,
+            Option<Described>,
+        );
+        return Registry::from_entries(name, key, settings, core::iter::empty::<NoEntry>());
     }
     members.sort_by(|a, b| (a.type_name, &a.tag).cmp(&(b.type_name, &b.tag)));
     // Whole, so that a setting added to `TraitSettings` is a compile error here.
@@ -128,7 +145,7 @@ pub fn build<'a, T: ?Sized + 'static>(
         content,
         deny_unknown_fields,
     } = settings;
-    let mut out = Registry::build(&name, key.map(Arc::from), members, TagPosition::First);
+    let mut out = Registry::build(name, key.map(Arc::from), members, TagPosition::First);
     out.set_max_depth(max_depth);
     out.set_limits(max_buffer, require_tag_first);
     out.set_exact_numbers(exact_numbers);
@@ -148,44 +165,46 @@ thread_local! {
 }
 
 /// The registry of `T`, built with `build` the first time any thread asks.
-pub fn registry<T: ?Sized + 'static>(build: impl FnOnce() -> Registry<T>) -> &'static Registry<T> {
-    let id = TypeId::of::<T>();
-    let find = |list: &[(TypeId, Found)]| list.iter().find(|(t, _)| *t == id).map(|(_, r)| *r);
-    // `try_with`: a read from another thread-local's destructor, after
-    // this one's, goes to the shared table.
-    let seen = SEEN.try_with(|seen| find(&seen.borrow())).ok().flatten();
-    let found = match seen {
-        Some(found) => found,
-        None => {
-            let shared = find(&REGISTRIES.read());
-            let found = match shared {
-                Some(found) => found,
-                None => {
-                    // Built without the lock: two threads may both build,
-                    // and the first to insert wins; the other's is dropped.
-                    let built = build();
-                    let mut all = REGISTRIES.write();
-                    match find(&all) {
-                        Some(found) => found,
-                        None => {
-                            let leaked: Found = Box::leak(Box::new(built));
-                            all.push((id, leaked));
-                            leaked
-                        }
-                    }
-                }
-            };
-            let _ = SEEN.try_with(|seen| seen.borrow_mut().push((id, found)));
-            found
-        }
-    };
+pub fn registry<T: ?Sized + 'static>(build: fn() -> Registry<T>) -> &'static Registry<T> {
+    let found = find_or_build(TypeId::of::<T>(), &|| Box::new(build()));
     match found.downcast_ref::<Registry<T>>() {
         Some(registry) => registry,
-        // Keyed by `TypeId::of::<T>()`, holding a `Registry<T>`.
+        // Filed under `TypeId::of::<T>()` by `build`, a `Registry<T>`.
         None => {
             unreachable!("json_subtypes: the registry of one instantiation filed under another")
         }
     }
+}
+
+/// The registry filed under `id`, built with `build` and filed the first
+/// time any thread asks; `registry` without its `T`, compiled once.
+fn find_or_build(id: TypeId, build: &dyn Fn() -> Box<dyn Any + Send + Sync>) -> Found {
+    let find = |list: &[(TypeId, Found)]| list.iter().find(|(t, _)| *t == id).map(|(_, r)| *r);
+    // `try_with`: a read from another thread-local's destructor, after
+    // this one's, goes to the shared table.
+    if let Some(found) = SEEN.try_with(|seen| find(&seen.borrow())).ok().flatten() {
+        return found;
+    }
+    let shared = find(&REGISTRIES.read());
+    let found = match shared {
+        Some(found) => found,
+        None => {
+            // Built without the lock: two threads may both build, and the
+            // first to file its registry wins; the other's is dropped.
+            let built = build();
+            let mut all = REGISTRIES.write();
+            match find(&all) {
+                Some(found) => found,
+                None => {
+                    let leaked: Found = Box::leak(built);
+                    all.push((id, leaked));
+                    leaked
+                }
+            }
+        }
+    };
+    let _ = SEEN.try_with(|seen| seen.borrow_mut().push((id, found)));
+    found
 }
 
 /// `dyn a::Strategy<alloc::string::String>` -> `dyn Strategy<String>`:

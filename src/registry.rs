@@ -132,6 +132,19 @@ impl<T: ?Sized> DerefMut for Registry<T> {
     }
 }
 
+impl<T: ?Sized> Registry<T> {
+    /// The same table for `U`: a generic trait's instantiation builds its
+    /// table once without its type (`instances`), then types it. Its
+    /// readers check the slot they fill, so a table read as another type's
+    /// is an error, never a wrong value.
+    pub(crate) fn retyped<U: ?Sized>(self) -> Registry<U> {
+        Registry {
+            table: self.table,
+            marker: PhantomData,
+        }
+    }
+}
+
 /// A registry without its `T`, which is all the engine's walk needs: tag
 /// tables keyed with ahash, so a known tag is found without allocating.
 pub struct Table {
