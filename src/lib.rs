@@ -674,7 +674,9 @@
 //! says ``invalid value: string "id", expected "type" or "value"``). What
 //! ours adds: a `fallback` (a newtype variant) receives an unknown tag with
 //! the whole object, `{"Bird":{...}}` or `{"type":"Bird",...}`, and writes
-//! it back unchanged; it needs a self-describing format. Where serde cannot
+//! it back unchanged; it needs a self-describing format, and an unknown bare
+//! string (`"Bird"`, a unit variant's form) holds no object for it, so that
+//! is the unknown-tag error. Where serde cannot
 //! read back its own adjacent form (postcard and bincode, whose tag serde
 //! asks for with `deserialize_identifier`; compact MessagePack's unit and
 //! struct variants), ours reads it.
@@ -721,6 +723,7 @@
 //! named, postcard, bincode), `external_json`, `adjacent_json`,
 //! `external_reads_what_serde_reads`, `adjacent_reads_what_serde_reads`,
 //! `external_fallback_keeps_every_byte`, `adjacent_fallback_keeps_every_byte`,
+//! `external_fallback_errors`,
 //! `fallback_in_cbor`, `adjacent_deny_unknown_fields`,
 //! `generic_enums_as_serde`, `external_errors`, `adjacent_errors`; the
 //! refusals by `tests/ui/enum-apart-forms-refuse.rs`.

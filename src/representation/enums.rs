@@ -7,6 +7,7 @@
 //! serde attribute of the variants and their fields reads as under serde.
 //! Writing is the twin's serde-derived code (see the macro's expansion).
 
+use core::cell::Cell;
 use core::fmt;
 use core::marker::PhantomData;
 
@@ -102,14 +103,26 @@ impl<'de, T: Dispatch<'de>> Visitor<'de> for ExternalVisitor<T> {
             // The fallback reads a map of that one key and its value.
             (None, Some(fallback)) => {
                 kept.note_human_readable(human_readable);
-                T::build(
+                let reached = Cell::new(false);
+                let out = T::build(
                     fallback,
                     KeyFirst {
                         key: Some(kept.reader_at(Mark::START)),
                         access: Some(access),
+                        reached: &reached,
                         human_readable,
                     },
-                )
+                );
+                match out {
+                    // A bare string (a unit variant's form) has no content
+                    // to make an object of: the unknown tag is the error.
+                    Err(_) if !reached.get() => {
+                        let mut key = kept.reader_at(Mark::START);
+                        T::read_tag(key.next_key::<A::Error>(human_readable), None)?;
+                        Err(A::Error::custom("an unknown tag reached no fallback"))
+                    }
+                    out => out,
+                }
             }
             (None, None) => Err(A::Error::custom("an unknown tag reached no fallback")),
         }
@@ -184,7 +197,25 @@ struct KeyFirst<'b, 'de, A> {
     key: Option<Reader<'b, 'de>>,
     /// `None` once the content was read.
     access: Option<A>,
+    /// Set once the format handed the content over: a unit variant's
+    /// access (a bare string) has none.
+    reached: &'b Cell<bool>,
     human_readable: bool,
+}
+
+/// Notes that the content's deserializer was reached.
+struct Reached<'b, S> {
+    seed: S,
+    reached: &'b Cell<bool>,
+}
+
+impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Reached<'_, S> {
+    type Value = S::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<S::Value, D::Error> {
+        self.reached.set(true);
+        self.seed.deserialize(deserializer)
+    }
 }
 
 impl<'de, A: VariantAccess<'de>> MapAccess<'de> for KeyFirst<'_, 'de, A> {
@@ -204,7 +235,10 @@ impl<'de, A: VariantAccess<'de>> MapAccess<'de> for KeyFirst<'_, 'de, A> {
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
         match self.access.take() {
-            Some(access) => access.newtype_variant_seed(seed),
+            Some(access) => access.newtype_variant_seed(Reached {
+                seed,
+                reached: self.reached,
+            }),
             None => Err(A::Error::custom(
                 "a map value was asked for after the map's end",
             )),
