@@ -716,8 +716,9 @@
 //! `discriminator` naming the tag key (`test_schema`:
 //! `external_form_schema_validates_what_it_writes`,
 //! `external_form_fallback_takes_one_unclaimed_key`,
-//! `adjacent_form_schema_validates_what_it_writes`). Not yet: `Tagged` for
-//! such an enum's payloads (it writes the internal form). Shown by
+//! `adjacent_form_schema_validates_what_it_writes`). `Tagged` writes a
+//! payload alone as its enum writes the variant, in either form
+//! (`tagged_payloads_write_as_their_variant`). Shown by
 //! `test_vs_serde_representations`: `external_is_serdes_default` and
 //! `adjacent_is_serdes_tag_and_content` (JSON, CBOR, MessagePack compact and
 //! named, postcard, bincode), `external_json`, `adjacent_json`,
@@ -1354,7 +1355,9 @@ pub mod __private {
     };
     pub use crate::fallback::{fallback_holds, FallbackProbe, ProbeAny, ProbeNotAMap};
     pub use crate::object::{Subtype, Upcast};
-    pub use crate::representation::enums::{deserialize_adjacent, deserialize_external};
+    pub use crate::representation::enums::{
+        deserialize_adjacent, deserialize_external, UnitVariant,
+    };
     pub use crate::rest::{HeadFirst, Payload, VariantDeserializer};
     pub use crate::shape::{fields, newtype, no_variant, unit, FieldRefs, FieldTuple, StructShape};
     pub use json_subtypes_macros::__JsonSubtypes;

@@ -675,3 +675,20 @@ fn external_fallback_errors(#[case] text: &str, #[case] message: &str) {
     let err = serde_json::from_str::<Open>(text).unwrap_err();
     assert_eq!(err.to_string(), message);
 }
+
+/// `Tagged`: one payload written alone, as its enum writes that variant,
+/// and read back through the enum, in both forms.
+#[rstest]
+fn tagged_payloads_write_as_their_variant(
+    #[values(Format::Json, Format::Cbor, Format::Postcard, Format::Bincode)] format: Format,
+) {
+    use json_subtypes::Tagged;
+    let alone = format.write(&Tagged::<_, ours::external::Animal>::new(&cat()));
+    assert_eq!(alone, format.write(&ours::external::Animal::Cat(cat())));
+    let read: Tagged<Cat, ours::external::Animal> = format.read(&alone).unwrap();
+    assert_eq!(read.into_inner(), cat());
+    let alone = format.write(&Tagged::<_, ours::adjacent::Animal>::new(&cat()));
+    assert_eq!(alone, format.write(&ours::adjacent::Animal::Cat(cat())));
+    let read: Tagged<Cat, ours::adjacent::Animal> = format.read(&alone).unwrap();
+    assert_eq!(read.into_inner(), cat());
+}

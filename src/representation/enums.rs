@@ -21,6 +21,32 @@ use crate::dispatch::{Dispatch, EnumSubtypes, VariantSeed};
 use crate::state::clear_hoist;
 use crate::tag::TagSink;
 
+/// The adjacently tagged form's tag as serde's derive writes it: a unit
+/// variant of the enum (`"Dog"` in JSON, the variant's index in postcard
+/// and bincode). For `Tagged`, which writes one variant's payload alone.
+pub struct UnitVariant {
+    enum_name: &'static str,
+    index: u32,
+    variant: &'static str,
+}
+
+impl UnitVariant {
+    /// Variant `index` of `enum_name`, written under the name `variant`.
+    pub const fn new(enum_name: &'static str, index: u32, variant: &'static str) -> Self {
+        UnitVariant {
+            enum_name,
+            index,
+            variant,
+        }
+    }
+}
+
+impl serde::Serialize for UnitVariant {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_unit_variant(self.enum_name, self.index, self.variant)
+    }
+}
+
 /// Reads an enum in the externally tagged form.
 pub fn deserialize_external<'de, T, D>(deserializer: D) -> Result<T, D::Error>
 where
