@@ -674,7 +674,9 @@
 //! says ``invalid value: string "id", expected "type" or "value"``). What
 //! ours adds: a `fallback` (a newtype variant) receives an unknown tag with
 //! the whole object, `{"Bird":{...}}` or `{"type":"Bird",...}`, and writes
-//! it back unchanged; it needs a self-describing format. Where serde cannot
+//! it back unchanged; it needs a self-describing format, and an unknown bare
+//! string (`"Bird"`, a unit variant's form) holds no object for it, so that
+//! is the unknown-tag error. Where serde cannot
 //! read back its own adjacent form (postcard and bincode, whose tag serde
 //! asks for with `deserialize_identifier`; compact MessagePack's unit and
 //! struct variants), ours reads it.
@@ -714,13 +716,15 @@
 //! `discriminator` naming the tag key (`test_schema`:
 //! `external_form_schema_validates_what_it_writes`,
 //! `external_form_fallback_takes_one_unclaimed_key`,
-//! `adjacent_form_schema_validates_what_it_writes`). Not yet: `Tagged` for
-//! such an enum's payloads (it writes the internal form). Shown by
+//! `adjacent_form_schema_validates_what_it_writes`). `Tagged` writes a
+//! payload alone as its enum writes the variant, in either form
+//! (`tagged_payloads_write_as_their_variant`). Shown by
 //! `test_vs_serde_representations`: `external_is_serdes_default` and
 //! `adjacent_is_serdes_tag_and_content` (JSON, CBOR, MessagePack compact and
 //! named, postcard, bincode), `external_json`, `adjacent_json`,
 //! `external_reads_what_serde_reads`, `adjacent_reads_what_serde_reads`,
 //! `external_fallback_keeps_every_byte`, `adjacent_fallback_keeps_every_byte`,
+//! `external_fallback_errors`,
 //! `fallback_in_cbor`, `adjacent_deny_unknown_fields`,
 //! `generic_enums_as_serde`, `external_errors`, `adjacent_errors`; the
 //! refusals by `tests/ui/enum-apart-forms-refuse.rs`.
@@ -1476,7 +1480,9 @@ pub mod __private {
     };
     pub use crate::fallback::{fallback_holds, FallbackProbe, ProbeAny, ProbeNotAMap};
     pub use crate::object::{Subtype, Upcast};
-    pub use crate::representation::enums::{deserialize_adjacent, deserialize_external};
+    pub use crate::representation::enums::{
+        deserialize_adjacent, deserialize_external, UnitVariant,
+    };
     pub use crate::rest::{HeadFirst, Payload, VariantDeserializer};
     pub use crate::shape::{fields, newtype, no_variant, unit, FieldRefs, FieldTuple, StructShape};
     pub use json_subtypes_macros::__JsonSubtypes;

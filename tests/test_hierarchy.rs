@@ -169,6 +169,21 @@ enum WrongKey {
     Other(OtherKey),
 }
 
+/// A child in the externally tagged form has no tag key to share.
+#[json_subtypes(external)]
+#[derive(Debug)]
+enum Wrapped {
+    Dog { name: String },
+}
+
+#[json_subtypes(tag = "type")]
+#[derive(Debug)]
+enum ExternalChild {
+    Fish,
+    #[json_subtypes(nested)]
+    Pet(Wrapped),
+}
+
 /// The wrong key one level further down: found through the child.
 #[json_subtypes(tag = "type")]
 #[derive(Debug)]
@@ -198,6 +213,10 @@ enum WrongGrandchildKey {
 #[case::grandchild_with_another_key(
     serde_json::from_str::<WrongGrandchildKey>(r#"{"type":"Thing"}"#).map(drop),
     "nested enum OtherKey has the tag key `kind`, not `type`; a `nested` variant needs the same key (without `nested`, each level keeps its own key)"
+)]
+#[case::externally_tagged_child(
+    serde_json::from_str::<ExternalChild>(r#"{"type":"Dog","name":"Rex"}"#).map(drop),
+    "nested enum Wrapped has no tag key (it is externally tagged, or picks variants by their fields), not `type`; a `nested` variant needs the same key (without `nested`, the child is read as an ordinary payload)"
 )]
 #[case::grandchild_with_another_key_for_other_tags(
     serde_json::from_str::<WrongGrandchildKey>(r#"{"type":"Bird"}"#).map(drop),

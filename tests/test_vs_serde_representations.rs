@@ -653,3 +653,42 @@ fn fallback_in_cbor() {
     assert!(matches!(read, OpenAdjacent::Other(_)), "{read:?}");
     assert_eq!(Format::Cbor.write(&read), bytes);
 }
+
+/// With a fallback: a bare string is a unit variant's form, which holds no
+/// object for the fallback, so an unknown one is the unknown-tag error; a
+/// second entry is serde_json's error, as for serde's derive.
+#[rstest]
+#[case::unknown_bare_string(
+    r#""Bird""#,
+    r#"unknown subtype tag "Bird", expected one of "Dog", "Fish""#
+)]
+#[case::second_entry(r#"{"Bird":1,"Crow":2}"#, "expected value at line 1 column 9")]
+#[case::struct_variant_as_a_string(
+    r#""Dog""#,
+    "invalid type: unit variant, expected struct variant"
+)]
+#[case::unit_with_content(
+    r#"{"Fish":1}"#,
+    "invalid type: integer `1`, expected unit at line 1 column 9"
+)]
+fn external_fallback_errors(#[case] text: &str, #[case] message: &str) {
+    let err = serde_json::from_str::<Open>(text).unwrap_err();
+    assert_eq!(err.to_string(), message);
+}
+
+/// `Tagged`: one payload written alone, as its enum writes that variant,
+/// and read back through the enum, in both forms.
+#[rstest]
+fn tagged_payloads_write_as_their_variant(
+    #[values(Format::Json, Format::Cbor, Format::Postcard, Format::Bincode)] format: Format,
+) {
+    use json_subtypes::Tagged;
+    let alone = format.write(&Tagged::<_, ours::external::Animal>::new(&cat()));
+    assert_eq!(alone, format.write(&ours::external::Animal::Cat(cat())));
+    let read: Tagged<Cat, ours::external::Animal> = format.read(&alone).unwrap();
+    assert_eq!(read.into_inner(), cat());
+    let alone = format.write(&Tagged::<_, ours::adjacent::Animal>::new(&cat()));
+    assert_eq!(alone, format.write(&ours::adjacent::Animal::Cat(cat())));
+    let read: Tagged<Cat, ours::adjacent::Animal> = format.read(&alone).unwrap();
+    assert_eq!(read.into_inner(), cat());
+}

@@ -7,6 +7,7 @@
 //! serde attribute of the variants and their fields reads as under serde.
 //! Writing is the twin's serde-derived code (see the macro's expansion).
 
+use core::cell::Cell;
 use core::fmt;
 use core::marker::PhantomData;
 
@@ -19,6 +20,32 @@ use crate::buffer::{Buffer, Mark, Reader};
 use crate::dispatch::{Dispatch, EnumSubtypes, VariantSeed};
 use crate::state::clear_hoist;
 use crate::tag::TagSink;
+
+/// The adjacently tagged form's tag as serde's derive writes it: a unit
+/// variant of the enum (`"Dog"` in JSON, the variant's index in postcard
+/// and bincode). For `Tagged`, which writes one variant's payload alone.
+pub struct UnitVariant {
+    enum_name: &'static str,
+    index: u32,
+    variant: &'static str,
+}
+
+impl UnitVariant {
+    /// Variant `index` of `enum_name`, written under the name `variant`.
+    pub const fn new(enum_name: &'static str, index: u32, variant: &'static str) -> Self {
+        UnitVariant {
+            enum_name,
+            index,
+            variant,
+        }
+    }
+}
+
+impl serde::Serialize for UnitVariant {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_unit_variant(self.enum_name, self.index, self.variant)
+    }
+}
 
 /// Reads an enum in the externally tagged form.
 pub fn deserialize_external<'de, T, D>(deserializer: D) -> Result<T, D::Error>
@@ -102,14 +129,26 @@ impl<'de, T: Dispatch<'de>> Visitor<'de> for ExternalVisitor<T> {
             // The fallback reads a map of that one key and its value.
             (None, Some(fallback)) => {
                 kept.note_human_readable(human_readable);
-                T::build(
+                let reached = Cell::new(false);
+                let out = T::build(
                     fallback,
                     KeyFirst {
                         key: Some(kept.reader_at(Mark::START)),
                         access: Some(access),
+                        reached: &reached,
                         human_readable,
                     },
-                )
+                );
+                match out {
+                    // A bare string (a unit variant's form) has no content
+                    // to make an object of: the unknown tag is the error.
+                    Err(_) if !reached.get() => {
+                        let mut key = kept.reader_at(Mark::START);
+                        T::read_tag(key.next_key::<A::Error>(human_readable), None)?;
+                        Err(A::Error::custom("an unknown tag reached no fallback"))
+                    }
+                    out => out,
+                }
             }
             (None, None) => Err(A::Error::custom("an unknown tag reached no fallback")),
         }
@@ -184,7 +223,25 @@ struct KeyFirst<'b, 'de, A> {
     key: Option<Reader<'b, 'de>>,
     /// `None` once the content was read.
     access: Option<A>,
+    /// Set once the format handed the content over: a unit variant's
+    /// access (a bare string) has none.
+    reached: &'b Cell<bool>,
     human_readable: bool,
+}
+
+/// Notes that the content's deserializer was reached.
+struct Reached<'b, S> {
+    seed: S,
+    reached: &'b Cell<bool>,
+}
+
+impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for Reached<'_, S> {
+    type Value = S::Value;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<S::Value, D::Error> {
+        self.reached.set(true);
+        self.seed.deserialize(deserializer)
+    }
 }
 
 impl<'de, A: VariantAccess<'de>> MapAccess<'de> for KeyFirst<'_, 'de, A> {
@@ -204,7 +261,10 @@ impl<'de, A: VariantAccess<'de>> MapAccess<'de> for KeyFirst<'_, 'de, A> {
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
         match self.access.take() {
-            Some(access) => access.newtype_variant_seed(seed),
+            Some(access) => access.newtype_variant_seed(Reached {
+                seed,
+                reached: self.reached,
+            }),
             None => Err(A::Error::custom(
                 "a map value was asked for after the map's end",
             )),

@@ -293,6 +293,11 @@ pub fn check_nested(
     tags: &[(Literal, String)],
 ) -> Result<(), String> {
     for (child_key, child) in children {
+        if child_key.is_empty() {
+            return Err(format!(
+                "nested enum {child} has no tag key (it is externally tagged, or picks variants by their fields), not `{key}`; a `nested` variant needs the same key (without `nested`, the child is read as an ordinary payload)"
+            ));
+        }
         if child_key != &key {
             return Err(format!(
                 "nested enum {child} has the tag key `{child_key}`, not `{key}`; a `nested` variant needs the same key (without `nested`, each level keeps its own key)"

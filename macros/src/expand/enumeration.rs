@@ -298,11 +298,7 @@ fn generate(cont: &Container) -> TokenStream {
     };
     // `JsonSchema`, kept only when the runtime's `schemars` feature is on.
     let schema = super::schema::generate(cont);
-    // `Tagged` writes the internally tagged form only.
-    let tagged_one = match apart {
-        None => super::tagged_one::generate(cont),
-        Some(_) => quote!(),
-    };
+    let tagged_one = super::tagged_one::generate(cont);
 
     // Without serde attributes that change how a variant's content is read
     // or written, no twin: variants are built and written by the runtime's

@@ -10,6 +10,7 @@ use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
 
 use crate::ast::{Container, Variant};
+use crate::attr::TagValue;
 
 pub fn generate(cont: &Container) -> TokenStream {
     // A generic enum's impls would be impls for type parameters (refused by
@@ -44,17 +45,44 @@ pub fn generate(cont: &Container) -> TokenStream {
         let variant = v.ident();
         let variant_name = variant.to_string();
         let type_name = format!("{ident}::{variant}");
+        // In the external and adjacent forms, what serde's derive writes
+        // for the variant, with its tag as the variant's name.
+        let tag = match v.tags.first().map(|t| &t.value) {
+            Some(TagValue::Str(tag)) => tag.clone(),
+            _ => variant_name.clone(),
+        };
+        let write = match (&cont.attrs.external, &cont.attrs.tag, &cont.attrs.content) {
+            (Some(_), _, _) => quote! {
+                #private::serde::Serializer::serialize_newtype_variant(__serializer, #name, #index, #tag, self)
+            },
+            (None, Some(key), Some(content)) => {
+                let (key, content) = (&key.value, &content.value);
+                quote! {
+                    let mut __state = #private::serde::Serializer::serialize_struct(__serializer, #name, 2)?;
+                    #private::serde::ser::SerializeStruct::serialize_field(
+                        &mut __state,
+                        #key,
+                        &#private::UnitVariant::new(#name, #index, #tag),
+                    )?;
+                    #private::serde::ser::SerializeStruct::serialize_field(&mut __state, #content, self)?;
+                    #private::serde::ser::SerializeStruct::end(__state)
+                }
+            }
+            _ => quote! {
+                #private::serde::Serializer::serialize_newtype_variant(
+                    #private::TaggedSerializer::<__S, __Table>::new(__serializer),
+                    #name,
+                    #index,
+                    #variant_name,
+                    self,
+                )
+            },
+        };
         Some(quote! {
             #[automatically_derived]
             impl #private::SubtypeOf<#ident> for #ty {
                 fn __json_subtypes_write<__S: #private::serde::Serializer>(&self, __serializer: __S) -> ::core::result::Result<__S::Ok, __S::Error> {
-                    #private::serde::Serializer::serialize_newtype_variant(
-                        #private::TaggedSerializer::<__S, __Table>::new(__serializer),
-                        #name,
-                        #index,
-                        #variant_name,
-                        self,
-                    )
+                    #write
                 }
             }
 
