@@ -90,37 +90,12 @@ pub fn expand_trait(attrs: ContainerAttrs, mut item: ItemTrait) -> TokenStream {
         Some(tag) => quote!(::core::option::Option::Some(#tag)),
         None => quote!(::core::option::Option::None),
     };
-    // The same settings as a plain trait's (`traits.rs`).
-    let max_depth = tr.attrs.max_depth.as_ref().map_or(128, |d| d.value);
-    let max_buffer = match &tr.attrs.max_buffer {
-        Some(m) => {
-            let bytes = m.value as usize;
-            quote!(::core::option::Option::Some(#bytes))
-        }
-        None => quote!(::core::option::Option::None),
-    };
-    let require_tag_first = tr.attrs.require_tag_first.is_some();
-    let exact_numbers = tr.attrs.exact_numbers.is_some();
-    let exact_numbers_gate = tr.attrs.exact_numbers.as_ref().map(|key| {
-        let span = syn::spanned::Spanned::span(&key.tokens);
-        quote_spanned!(span=> ::json_subtypes::__private::exact_numbers_gate! {})
-    });
-    let visible = tr.attrs.visible.is_some();
-    // The representation, as for a plain trait (see `traits::expand_trait`).
-    let external = tr.attrs.external.is_some();
-    let content = match &tr.attrs.content {
-        Some(content) => {
-            let content = &content.value;
-            quote!(::core::option::Option::Some(#content))
-        }
-        None => quote!(::core::option::Option::None),
-    };
-    let deny_unknown_fields = tr.attrs.deny_unknown_fields.is_some();
-    let internal = (external || tr.attrs.content.is_some()).then(|| {
-        quote!(
-            const __JSON_SUBTYPES_INTERNAL: bool = false;
-        )
-    });
+    // The same settings as a plain trait's.
+    let super::traits::Settings {
+        settings,
+        internal,
+        exact_numbers_gate,
+    } = super::traits::Settings::of(&tr.attrs);
     let schema = tr.attrs.schema.is_some();
     let description = super::schema::option_str(super::schema::docs(&item.attrs));
 
@@ -244,16 +219,7 @@ pub fn expand_trait(attrs: ContainerAttrs, mut item: ItemTrait) -> TokenStream {
                     #private::instances::registry::<Self>(|| {
                         #private::instances::build::<Self>(
                             #key,
-                            #private::TraitSettings {
-                                max_depth: #max_depth,
-                                max_buffer: #max_buffer,
-                                require_tag_first: #require_tag_first,
-                                exact_numbers: #exact_numbers,
-                                visible: #visible,
-                                external: #external,
-                                content: #content,
-                                deny_unknown_fields: #deny_unknown_fields,
-                            },
+                            #settings,
                             #private::inventory::iter::<__Registration>
                                 .into_iter()
                                 .map(|__r| &__r.0),

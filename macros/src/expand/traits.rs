@@ -29,39 +29,11 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
         Some(tag) => quote!(::core::option::Option::Some(#tag)),
         None => quote!(::core::option::Option::None),
     };
-    let max_depth = tr.attrs.max_depth.as_ref().map_or(128, |d| d.value);
-    let max_buffer = match &tr.attrs.max_buffer {
-        Some(m) => {
-            let bytes = m.value as usize;
-            quote!(::core::option::Option::Some(#bytes))
-        }
-        None => quote!(::core::option::Option::None),
-    };
-    let require_tag_first = tr.attrs.require_tag_first.is_some();
-    let exact_numbers = tr.attrs.exact_numbers.is_some();
-    // As for enums: a compile error at the key without the runtime feature.
-    let exact_numbers_gate = tr.attrs.exact_numbers.as_ref().map(|key| {
-        let span = syn::spanned::Spanned::span(&key.tokens);
-        quote::quote_spanned!(span=> ::json_subtypes::__private::exact_numbers_gate! {})
-    });
-    let visible = tr.attrs.visible.is_some();
-    let external = tr.attrs.external.is_some();
-    let content = match &tr.attrs.content {
-        Some(content) => {
-            let content = &content.value;
-            quote!(::core::option::Option::Some(#content))
-        }
-        None => quote!(::core::option::Option::None),
-    };
-    let deny_unknown_fields = tr.attrs.deny_unknown_fields.is_some();
-    // The external and adjacent forms: reads and writes ask the registry
-    // which form it has; the internal form's go straight there.
-    let internal = match external || tr.attrs.content.is_some() {
-        true => quote!(
-            const __JSON_SUBTYPES_INTERNAL: bool = false;
-        ),
-        false => quote!(),
-    };
+    let Settings {
+        settings,
+        internal,
+        exact_numbers_gate,
+    } = Settings::of(&tr.attrs);
     let schema = tr.attrs.schema.is_some();
     let ident = tr.ident().clone();
     let description = super::schema::option_str(super::schema::docs(&item.attrs));
@@ -211,16 +183,7 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                         #private::Registry::from_entries(
                             #name,
                             #key,
-                            #private::TraitSettings {
-                                max_depth: #max_depth,
-                                max_buffer: #max_buffer,
-                                require_tag_first: #require_tag_first,
-                                exact_numbers: #exact_numbers,
-                                visible: #visible,
-                                external: #external,
-                                content: #content,
-                                deny_unknown_fields: #deny_unknown_fields,
-                            },
+                            #settings,
                             #private::inventory::iter::<__Registration>
                                 .into_iter()
                                 .map(|__r| (&__r.0, __r.1, #private::marker::Conversions::new((__r.2)()), __r.3)),
@@ -257,6 +220,75 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
 
             #schema_impl
         };
+    }
+}
+
+/// What generated code tells the runtime of a trait's attribute, for a
+/// plain trait and for each instantiation of a generic one alike.
+pub(super) struct Settings {
+    /// The `TraitSettings` value.
+    pub settings: TokenStream,
+    /// `Registered::__JSON_SUBTYPES_INTERNAL`, set where it is not the
+    /// default: reads and writes of the external and adjacent forms ask
+    /// the registry which form it has; the internal form's go straight there.
+    pub internal: TokenStream,
+    /// As for enums: a compile error at `exact_numbers` without the
+    /// runtime feature.
+    pub exact_numbers_gate: TokenStream,
+}
+
+impl Settings {
+    pub(super) fn of(attrs: &ContainerAttrs) -> Self {
+        let private = quote!(::json_subtypes::__private);
+        let max_depth = attrs.max_depth.as_ref().map_or(128, |d| d.value);
+        let max_buffer = match &attrs.max_buffer {
+            Some(m) => {
+                let bytes = m.value as usize;
+                quote!(::core::option::Option::Some(#bytes))
+            }
+            None => quote!(::core::option::Option::None),
+        };
+        let require_tag_first = attrs.require_tag_first.is_some();
+        let exact_numbers = attrs.exact_numbers.is_some();
+        let visible = attrs.visible.is_some();
+        let external = attrs.external.is_some();
+        let content = match &attrs.content {
+            Some(content) => {
+                let content = &content.value;
+                quote!(::core::option::Option::Some(#content))
+            }
+            None => quote!(::core::option::Option::None),
+        };
+        let deny_unknown_fields = attrs.deny_unknown_fields.is_some();
+        let internal = match external || attrs.content.is_some() {
+            true => quote!(
+                const __JSON_SUBTYPES_INTERNAL: bool = false;
+            ),
+            false => quote!(),
+        };
+        let exact_numbers_gate = match &attrs.exact_numbers {
+            Some(key) => {
+                let span = syn::spanned::Spanned::span(&key.tokens);
+                quote::quote_spanned!(span=> ::json_subtypes::__private::exact_numbers_gate! {})
+            }
+            None => quote!(),
+        };
+        Settings {
+            settings: quote! {
+                #private::TraitSettings {
+                    max_depth: #max_depth,
+                    max_buffer: #max_buffer,
+                    require_tag_first: #require_tag_first,
+                    exact_numbers: #exact_numbers,
+                    visible: #visible,
+                    external: #external,
+                    content: #content,
+                    deny_unknown_fields: #deny_unknown_fields,
+                }
+            },
+            internal,
+            exact_numbers_gate,
+        }
     }
 }
 
