@@ -197,6 +197,52 @@ fn paths() -> Vec<Path> {
         path("dyn_last", "single: ours dyn, tag last", |i| {
             drop(black_box(de_trait(black_box(&i.single_last))))
         }),
+        path(
+            "compiled_first",
+            "single: ours dyn compiled, tag first",
+            |i| drop(black_box(de_compiled(black_box(&i.single_first)))),
+        ),
+        path(
+            "compiled_last",
+            "single: ours dyn compiled, tag last",
+            |i| drop(black_box(de_compiled(black_box(&i.single_last)))),
+        ),
+        path(
+            "slice_dyn_first",
+            "from_slice single: ours dyn, tag first",
+            |i| {
+                drop(black_box(de_slice::<Box<dyn EventTrait>>(black_box(
+                    &i.single_first,
+                ))))
+            },
+        ),
+        path(
+            "slice_dyn_last",
+            "from_slice single: ours dyn, tag last",
+            |i| {
+                drop(black_box(de_slice::<Box<dyn EventTrait>>(black_box(
+                    &i.single_last,
+                ))))
+            },
+        ),
+        path(
+            "slice_typetag_first",
+            "from_slice single: typetag, tag first",
+            |i| {
+                drop(black_box(de_slice::<Box<dyn TtEvent>>(black_box(
+                    &i.single_first,
+                ))))
+            },
+        ),
+        path(
+            "slice_typetag_last",
+            "from_slice single: typetag, tag last",
+            |i| {
+                drop(black_box(de_slice::<Box<dyn TtEvent>>(black_box(
+                    &i.single_last,
+                ))))
+            },
+        ),
         path("typetag_first", "single: typetag, tag first", |i| {
             drop(black_box(de_typetag(black_box(&i.single_first))))
         }),
@@ -341,6 +387,9 @@ fn paths() -> Vec<Path> {
         }),
         path("ser_typetag", "ser single: typetag", |i| {
             ser_fresh(&i.extra.click_tt)
+        }),
+        path("ser_compiled", "ser single: ours dyn compiled", |i| {
+            ser_fresh(&i.extra.click_compiled)
         }),
         path("ser_profile", "ser single: ours profile", |i| {
             ser_fresh(&i.extra.profile.serializable(&*i.extra.click_boxed))
@@ -536,6 +585,16 @@ fn small_paths() -> Vec<Path> {
             drop(black_box(de_small_trait(black_box(&i.small.last))))
         }),
         path(
+            "small_compiled_first",
+            "one field: ours dyn compiled, tag first",
+            |i| drop(black_box(de_small_compiled(black_box(&i.small.first)))),
+        ),
+        path(
+            "small_compiled_last",
+            "one field: ours dyn compiled, tag last",
+            |i| drop(black_box(de_small_compiled(black_box(&i.small.last)))),
+        ),
+        path(
             "small_typetag_first",
             "one field: typetag, tag first",
             |i| drop(black_box(de_small_typetag(black_box(&i.small.first)))),
@@ -578,6 +637,11 @@ fn small_paths() -> Vec<Path> {
         path("ser_small_typetag", "ser one field: typetag", |i| {
             ser_fresh(&i.small.tt)
         }),
+        path(
+            "ser_small_compiled",
+            "ser one field: ours dyn compiled",
+            |i| ser_fresh(&i.small.compiled),
+        ),
         path("ser_small_profile", "ser one field: ours profile", |i| {
             ser_fresh(&i.small.profile.serializable(&*i.small.boxed))
         }),
@@ -731,6 +795,18 @@ fn table(i: &Inputs) -> u8 {
             SP,
             1.0,
             count(|| de_trait(&i.single_last)),
+        ),
+        row(
+            "single: ours dyn compiled, tag first",
+            SP,
+            1.0,
+            count(|| de_compiled(&i.single_first)),
+        ),
+        row(
+            "single: ours dyn compiled, tag last",
+            SP,
+            1.0,
+            count(|| de_compiled(&i.single_last)),
         ),
         row(
             "single: typetag, tag first",

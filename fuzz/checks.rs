@@ -130,7 +130,9 @@ pub trait Pet: std::fmt::Debug {
     fn name(&self) -> String;
 }
 
-#[json_subtypes(name = "dog")]
+// `compiled`: serde_json text reads `Dog` by its compiled reader, `Cat` and
+// CBOR by the erased one, and `check_cbor` compares them.
+#[json_subtypes(name = "dog", compiled)]
 impl Pet for Dog {
     fn name(&self) -> String {
         self.name.clone()
@@ -311,6 +313,8 @@ pub fn profile() -> Profile<dyn Pet> {
         .subtype::<Dog>("dog")
         .subtype::<Cat>(-2)
         .fallback::<OtherPet>()
+        // As in the registry: the compiled path against the erased one.
+        .compiled::<Dog>()
         .build()
         .unwrap()
 }

@@ -21,6 +21,7 @@ use core::cell::RefCell;
 use std::sync::Arc;
 
 use serde::de::DeserializeOwned;
+use serde::Serialize;
 
 use crate::marker::Conversions;
 use crate::native::{AnyReaders, Readers};
@@ -58,6 +59,25 @@ impl Instance {
             described,
         }
     }
+
+    /// [`new`](Self::new) for a registration that says `compiled`.
+    pub const fn compiled<T, C>(
+        entry: Entry,
+        markers: fn() -> Conversions,
+        described: Option<Described>,
+    ) -> Self
+    where
+        T: ?Sized + Upcast<C> + 'static,
+        C: Serialize + DeserializeOwned + 'static,
+    {
+        Instance {
+            object: TypeId::of::<T>,
+            entry,
+            readers: any_compiled::<T, C>,
+            markers,
+            described,
+        }
+    }
 }
 
 /// `C`'s readers for `T`, without their `T`.
@@ -67,6 +87,16 @@ where
     C: DeserializeOwned + 'static,
 {
     crate::native::readers::<T, C>().any()
+}
+
+/// `C`'s readers and writer compiled for serde_json besides, for `T`,
+/// without their `T`.
+fn any_compiled<T, C>() -> AnyReaders
+where
+    T: ?Sized + Upcast<C> + 'static,
+    C: Serialize + DeserializeOwned + 'static,
+{
+    crate::native::compiled::<T, C>().any()
 }
 
 /// The registry of `T` (an instantiation of a generic trait), from the

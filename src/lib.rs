@@ -550,8 +550,8 @@
 //! ```
 //!
 //! Impls take `name` (string, integer or bool; the type's own name by
-//! default), repeatable `alias`, `fallback`, and for a trait without `tag`,
-//! `when_field`. Registrations are collected with `inventory` from every
+//! default), repeatable `alias`, `fallback`, for a trait without `tag`,
+//! `when_field`, and `compiled` (below). Registrations are collected with `inventory` from every
 //! crate linked in, into one table per trait built on first use; a lookup of
 //! a known tag allocates nothing. [`verify_registry`] lists every collision (a tag two
 //! types claim); reading a collided tag is an error naming both, never an
@@ -855,17 +855,69 @@
 //!
 //! Shown by `test_marker_traits` and `tests/ui/profile-subtype-not-send.rs`.
 //!
-//! With serde_json's `from_str` and `from_slice` (and `Deserializer` over a
-//! `&str` or `&[u8]`), and its compact writer into a `Vec<u8>` (`to_string`,
-//! `to_vec`, `to_writer(&mut vec, ..)`), a payload is read and written by
-//! code compiled for serde_json, as fast as an enum's: each registration
-//! carries it. Every other format, reader and writer reaches the type
-//! through a type-erased boundary, with the same values and errors.
+//! ## Compiled readers: `compiled`
 //!
-//! Shown by `test_native`: `str_and_slice_input_reach_the_payload_without_erasure`,
-//! `a_vec_writer_reaches_the_payload_without_erasure`,
+//! A registered type's reader is compiled at its impl, before any format is
+//! known, so by default a payload is read and written through a
+//! type-erased boundary: one copy of the type's reader serves every format
+//! and reader, which is what keeps a crate registering hundreds of impls
+//! about as cheap to build as with typetag. `compiled` on the trait (every
+//! impl) or on one impl (a hot type) adds the type's reader and writer
+//! compiled for serde_json: with `from_str` and `from_slice` (and a
+//! `Deserializer` over a `&str` or `&[u8]`), and with its compact writer
+//! into a `Vec<u8>` (`to_string`, `to_vec`, `to_writer(&mut vec, ..)`), the
+//! payload is then read and written as fast as an enum's, at the price of
+//! compiling it about three more times where it is registered
+//! (PERFORMANCE.md has both sides). Every other format, reader and writer
+//! takes the erased path either way. Both paths give the same values and
+//! the same errors. A profile asks for it per type,
+//! [`ProfileBuilder::compiled`].
+//!
+//! ```
+//! use json_subtypes::json_subtypes;
+//! use serde::{Deserialize, Serialize};
+//!
+//! #[json_subtypes(tag = "type")]
+//! trait Event {}
+//!
+//! #[derive(Serialize, Deserialize)]
+//! struct Click {
+//!     x: i32,
+//! }
+//!
+//! #[json_subtypes(name = "click", compiled)] // the hot one
+//! impl Event for Click {}
+//!
+//! #[derive(Serialize, Deserialize)]
+//! struct Resize {
+//!     width: u32,
+//! }
+//!
+//! #[json_subtypes(name = "resize")]
+//! impl Event for Resize {}
+//!
+//! let events: Vec<Box<dyn Event>> =
+//!     serde_json::from_str(r#"[{"type":"click","x":1},{"type":"resize","width":2}]"#)?;
+//! assert_eq!(
+//!     serde_json::to_string(&events)?,
+//!     r#"[{"type":"click","x":1},{"type":"resize","width":2}]"#
+//! );
+//! # Ok::<(), serde_json::Error>(())
+//! ```
+//!
+//! `#[json_subtypes(tag = "type", compiled)]` on the trait does the same for
+//! every impl. An object read through the erased path reads what it holds
+//! through it too, so a compiled type inside an erased one takes the erased
+//! path.
+//!
+//! Shown by `test_native` (each case on a trait with `compiled`, one
+//! without and one whose impls choose):
+//! `compiled_registrations_read_str_and_slice_input_without_erasure`,
+//! `compiled_registrations_write_to_a_vec_without_erasure`,
 //! `every_reader_and_writer_gives_the_same_value`,
-//! `every_reader_gives_the_same_error`.
+//! `every_reader_gives_the_same_error`,
+//! `a_profile_reads_and_writes_compiled_only_the_types_it_is_told`; and
+//! `tests/ui/compiled-on-enum.rs`.
 //!
 //! # Generic traits and generic impls
 //!
@@ -1487,7 +1539,7 @@ pub mod __private {
     pub use crate::shape::{fields, newtype, no_variant, unit, FieldRefs, FieldTuple, StructShape};
     pub use json_subtypes_macros::__JsonSubtypes;
     pub mod native {
-        pub use crate::native::{readers, Readers};
+        pub use crate::native::{compiled, readers, Readers};
     }
     pub mod marker {
         pub use crate::marker::{probe, Conversions, Markers, Probe};

@@ -1,16 +1,21 @@
-//! serde_json without the erased boundary.
+//! serde_json without the erased boundary, for the types that ask for it.
 //!
 //! A registered type's reader is compiled at its impl, before any format is
 //! known, so a trait object's payload is read through `erased` whatever the
 //! format, and every value crosses that boundary twice. serde_json is the
 //! format nearly every user reads and writes, and there the crossings cost
-//! about a fifth of a read's instructions and more of its time
-//! (PERFORMANCE.md). So each registration also carries its reader compiled
-//! for the payloads the engine builds over serde_json's `&str` and `&[u8]`
-//! readers and over our replay of a prefix buffered from them (where an
-//! object nested in one whose tag came later is read from). Each subtype
-//! also has its writer compiled for serde_json's compact writer into a
-//! `Vec<u8>` (`to_string`, `to_vec`, `to_writer` into a `&mut Vec<u8>`).
+//! a share of a read's instructions (PERFORMANCE.md). A registration that
+//! says `compiled` (on the trait or on the impl; `ProfileBuilder::compiled`
+//! for a profile) therefore also carries its reader compiled for the
+//! payloads the engine builds over serde_json's `&str` and `&[u8]` readers
+//! and over our replay of a prefix buffered from them (where an object
+//! nested in one whose tag came later is read from), and its writer
+//! compiled for serde_json's compact writer into a `Vec<u8>` (`to_string`,
+//! `to_vec`, `to_writer` into a `&mut Vec<u8>`). Those copies are most of
+//! what a registration costs to build, which is why they are asked for, not
+//! given: by default a registration carries the erased reader only
+//! ([`readers`]), and [`compiled`] adds them.
+//!
 //! The engine compares the type it holds with those and calls the compiled
 //! code on a match; every other format, reader and writer goes through
 //! `erased` as before. Both paths give the same values and the same errors
@@ -34,13 +39,13 @@ use core::fmt;
 use core::marker::PhantomData;
 
 use serde::de::{DeserializeOwned, Deserializer, Error as _, MapAccess, Visitor};
-use serde::Serializer;
+use serde::{Serialize, Serializer};
 
 use serde_json::de::{SliceRead, StrRead};
 
 use crate::buffer::ReplayMap;
 use crate::erased::ErasedDeserializer;
-use crate::object::{JsonWriter, Upcast};
+use crate::object::{JsonOut, JsonWriter, Upcast};
 use crate::rest::{Payload, Rest};
 
 use same_type::{Compiled, Erased};
@@ -50,8 +55,8 @@ type Reader = Erased;
 
 /// Where a read of `Box<T>` puts its value. The engine's walk is the same
 /// for every trait: it reads into a slot it sees as `dyn Any`, so it is
-/// compiled once per format rather than once per trait and format (issue
-/// 15: the walk was a quarter of a crate's optimized code with ten traits).
+/// compiled once per format rather than once per trait and format (the
+/// walk was a quarter of a crate's optimized code with ten traits).
 pub(crate) type Slot<T> = Cell<Option<Box<T>>>;
 
 /// Reads one registered type through the erased path into a [`Slot`].
@@ -60,14 +65,25 @@ type ReadErased = for<'a, 'de> fn(
     &'a dyn Any,
 ) -> Result<(), crate::erased::Error>;
 
+/// Writes one registered type, given as `dyn Any`, to serde_json's compact
+/// writer into a `Vec<u8>`.
+pub(crate) type WriteJson = fn(&dyn Any, JsonOut<'_, '_>) -> serde_json::Result<()>;
+
 /// A slot that is not the one its reader was made for: cannot happen (a
 /// `Registry<T>` holds only readers made for `T`), reported rather than
 /// assumed.
 const WRONG_SLOT: &str = "json_subtypes: a subtype's reader was handed another trait's slot";
 
+/// A value that is not the one its writer was made for: cannot happen (a
+/// registry finds the writer by the value's type), reported rather than
+/// assumed.
+const WRONG_VALUE: &str = "json_subtypes: a subtype's writer was handed another type";
+
 /// One registered type's readers, boxed as `T`: the erased one for every
-/// format, and those compiled for serde_json (its `&str` and `&[u8]`
-/// readers, and our replay of what was buffered from them).
+/// format and, when the registration is `compiled`, those compiled for
+/// serde_json (its `&str` and `&[u8]` readers, and our replay of what was
+/// buffered from them) and its writer compiled for serde_json's compact
+/// writer into a `Vec<u8>`.
 pub struct Readers<T: ?Sized> {
     any: AnyReaders,
     marker: PhantomData<fn() -> Box<T>>,
@@ -93,15 +109,42 @@ impl<T: ?Sized> Readers<T> {
 pub(crate) struct AnyReaders {
     list: [Option<Reader>; 3],
     erased: ReadErased,
+    json: Option<WriteJson>,
 }
 
-/// `C`'s readers for serde_json's `&str` and `&[u8]` input, boxed as `T`.
-/// Generated registrations hold this function; it runs when the registry
-/// is built.
+impl AnyReaders {
+    /// The writer compiled for serde_json, when the registration has one.
+    #[inline]
+    pub(crate) fn json_writer(&self) -> Option<WriteJson> {
+        self.json
+    }
+}
+
+/// `C`'s reader through the erased path, boxed as `T`: what a registration
+/// carries by default, for every format. Generated registrations hold this
+/// function (or [`compiled`]); it runs when the registry is built.
 pub fn readers<T, C>() -> Readers<T>
 where
     T: ?Sized + Upcast<C> + 'static,
     C: DeserializeOwned + 'static,
+{
+    Readers {
+        any: AnyReaders {
+            list: [None; 3],
+            erased: read_erased::<T, C>,
+            json: None,
+        },
+        marker: PhantomData,
+    }
+}
+
+/// [`readers`], and `C`'s readers compiled for serde_json's `&str` and
+/// `&[u8]` input and its writer compiled for serde_json's compact writer
+/// into a `Vec<u8>`: what a `compiled` registration carries.
+pub fn compiled<T, C>() -> Readers<T>
+where
+    T: ?Sized + Upcast<C> + 'static,
+    C: Serialize + DeserializeOwned + 'static,
 {
     let capture = || Capture::<T, C>(PhantomData, PhantomData);
     let from_str = serde_json::Deserializer::from_str("{}").deserialize_map(capture());
@@ -114,8 +157,24 @@ where
         any: AnyReaders {
             list: [from_str.ok(), from_slice.ok(), Some(replayed)],
             erased: read_erased::<T, C>,
+            json: Some(write_compiled::<C>),
         },
         marker: PhantomData,
+    }
+}
+
+/// Writes `value`, a `C`, to serde_json's compact writer: the compiled
+/// writer of a `compiled` registration.
+fn write_compiled<C: Serialize + 'static>(
+    value: &dyn Any,
+    out: JsonOut<'_, '_>,
+) -> serde_json::Result<()> {
+    let Some(value) = value.downcast_ref::<C>() else {
+        return Err(serde::ser::Error::custom(WRONG_VALUE));
+    };
+    match out {
+        JsonOut::Tagged(payload) => value.serialize(payload),
+        JsonOut::Bare(serializer) => value.serialize(serializer),
     }
 }
 

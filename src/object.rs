@@ -1,8 +1,8 @@
 //! The trait objects' own traits, which every layer above boxes and
 //! writes through: [`Subtype`] (a value whose type is known at run time and
 //! that writes itself without knowing it) and [`Upcast`] (`dyn Trait` can
-//! hold a `C`), with what a subtype writes itself to on serde_json's
-//! compact writer (`JsonOut`).
+//! hold a `C`), with what a `compiled` subtype's writer writes to on
+//! serde_json's compact writer (`JsonOut`).
 
 use core::any::TypeId;
 
@@ -39,7 +39,7 @@ pub trait Subtype: erased_serde::Serialize + sealed::Sealed {
     #[doc(hidden)]
     fn __json_subtypes_erased(&self) -> &dyn erased_serde::Serialize;
     #[doc(hidden)]
-    fn __json_subtypes_to_json(&self, out: JsonOut<'_, '_>) -> serde_json::Result<()>;
+    fn __json_subtypes_as_any(&self) -> &dyn core::any::Any;
     #[doc(hidden)]
     fn __json_subtypes_into_any(self: Box<Self>) -> Box<dyn core::any::Any>;
 }
@@ -57,11 +57,8 @@ impl<T: Serialize + 'static> Subtype for T {
         self
     }
 
-    fn __json_subtypes_to_json(&self, out: JsonOut<'_, '_>) -> serde_json::Result<()> {
-        match out {
-            JsonOut::Tagged(payload) => self.serialize(payload),
-            JsonOut::Bare(serializer) => self.serialize(serializer),
-        }
+    fn __json_subtypes_as_any(&self) -> &dyn core::any::Any {
+        self
     }
 
     fn __json_subtypes_into_any(self: Box<Self>) -> Box<dyn core::any::Any> {
@@ -73,7 +70,8 @@ impl<T: Serialize + 'static> Subtype for T {
 /// and `to_writer(&mut vec, ..)` use.
 pub type JsonWriter<'a, 'b> = &'a mut serde_json::Serializer<&'b mut Vec<u8>>;
 
-/// What a subtype writes itself to when the serializer is a [`JsonWriter`].
+/// What a `compiled` subtype's writer writes to when the serializer is a
+/// [`JsonWriter`] (see `native::compiled`).
 pub enum JsonOut<'a, 'b> {
     /// With the tag entry.
     Tagged(PayloadSerializer<'a, JsonWriter<'a, 'b>, &'a OwnedLiteral>),

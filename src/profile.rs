@@ -11,6 +11,7 @@ use std::sync::Arc;
 use serde::de::{DeserializeOwned, DeserializeSeed, Deserializer};
 use serde::ser::{Serialize, Serializer};
 
+use crate::native::AnyReaders;
 use crate::object::{Subtype, Upcast};
 use crate::registry::{Described, Member, Registered, Registry, TagPosition};
 use crate::representation::Representation;
@@ -159,6 +160,9 @@ pub struct ProfileBuilder<T: ?Sized + 'static> {
     described: Vec<(TypeId, Described)>,
     /// `alias` calls in order, each added at build to its type's tags.
     aliases: Vec<Alias>,
+    /// Readers and writers compiled for serde_json, from `compiled`,
+    /// applied at build.
+    compiled: Vec<(TypeId, AnyReaders)>,
     position: Option<TagPosition>,
     max_depth: Option<u32>,
     max_buffer: Option<usize>,
@@ -198,6 +202,7 @@ impl<T: ?Sized + 'static> Profile<T> {
             markers: Vec::new(),
             described: Vec::new(),
             aliases: Vec::new(),
+            compiled: Vec::new(),
             position: None,
             max_depth: None,
             max_buffer: None,
@@ -706,6 +711,23 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
         }
     }
 
+    /// Reads and writes `C` with code compiled for serde_json, wherever `C`
+    /// is registered in this profile, as `compiled` does for an impl: with
+    /// `from_str`, `from_slice` and the compact writer into a `Vec<u8>`
+    /// (`to_string`, `to_vec`), `C` is read and written as fast as an
+    /// enum's payload, at the price of compiling `C`'s reader and writer
+    /// once more for each (see the crate docs, "Compiled readers"). A type
+    /// from the registry that is not `compiled` there becomes so here.
+    pub fn compiled<C>(mut self) -> Self
+    where
+        C: Serialize + DeserializeOwned + 'static,
+        T: Upcast<C>,
+    {
+        self.compiled
+            .push((TypeId::of::<C>(), crate::native::compiled::<T, C>().any()));
+        self
+    }
+
     /// Checks the configuration and builds the profile.
     pub fn build(mut self) -> Result<Profile<T>, BuildError> {
         let mut problems = core::mem::take(&mut self.problems);
@@ -874,6 +896,9 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
         for s in &mut subtypes {
             let described = self.described.iter().rev().find(|(id, _)| *id == s.type_id);
             s.schema = s.schema.or(described.map(|(_, d)| *d));
+            if let Some((_, readers)) = self.compiled.iter().find(|(id, _)| *id == s.type_id) {
+                s.readers = *readers;
+            }
         }
         let mut registry = Registry::build(&self.name, key, subtypes, position);
         if let Some(max_depth) = self.max_depth {

@@ -15,7 +15,7 @@ use crate::dispatch::{deserialize_with, Subtypes};
 use crate::marker::Conversions;
 use crate::native::{write_json, AnyReaders, Readers, Slot};
 use crate::object::{JsonOut, Subtype};
-use crate::representation::{adjacent, external, Adjacent, Representation};
+use crate::representation::{adjacent, external, Adjacent, Bare, Representation};
 use crate::rest::Payload;
 use crate::tag::{
     map, Found, Literal, Lookup, Map, OwnedLiteral, TagIndex, TagOwner, TagRequest, TagSink,
@@ -690,15 +690,17 @@ impl Table {
         value: &V,
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
+        let value = Bare {
+            value,
+            json: entry.readers.json_writer(),
+        };
         match (&entry.tag, self.representation) {
             (Some(tag), Representation::Adjacent(form)) => {
                 let last = self.position == TagPosition::Last;
                 adjacent::serialize(serializer, form, tag, value, last)
             }
             (Some(tag), _) => external::serialize(serializer, tag, value),
-            (None, _) => {
-                serde::Serialize::serialize(&crate::representation::Bare(value), serializer)
-            }
+            (None, _) => serde::Serialize::serialize(&value, serializer),
         }
     }
 
@@ -744,14 +746,18 @@ impl Table {
             let owner = (self.kind, self.name);
             TagEntry::for_type(key, tag, owner, entry.type_name, last, visible)
         });
-        let serializer = match write_json(serializer, |json| {
-            value.__json_subtypes_to_json(match &tagged {
-                Some(tagged) => JsonOut::Tagged(PayloadSerializer::new(json, tagged)),
-                None => JsonOut::Bare(json),
-            })
-        }) {
-            Ok(done) => return done,
-            Err(serializer) => serializer,
+        let serializer = match entry.readers.json_writer() {
+            Some(write) => match write_json(serializer, |json| {
+                let out = match &tagged {
+                    Some(tagged) => JsonOut::Tagged(PayloadSerializer::new(json, tagged)),
+                    None => JsonOut::Bare(json),
+                };
+                write(value.__json_subtypes_as_any(), out)
+            }) {
+                Ok(done) => return done,
+                Err(serializer) => serializer,
+            },
+            None => serializer,
         };
         let value = value.__json_subtypes_erased();
         match &tagged {

@@ -1,7 +1,10 @@
-//! Trait objects read from a `&str` or `&[u8]` with serde_json, and written
-//! to a `Vec<u8>` with its compact writer, run code compiled for serde_json;
-//! every other reader and writer goes through the erased path. Both paths
-//! must give the same values and the same errors.
+//! Trait objects whose registration says `compiled`, read from a `&str` or
+//! `&[u8]` with serde_json and written to a `Vec<u8>` with its compact
+//! writer, run code compiled for serde_json; every other reader and writer,
+//! and every registration without `compiled`, goes through the erased
+//! path. Both paths must give the same values and the same errors: each
+//! case runs on a trait that says `compiled`, one that does not, and one
+//! whose impls choose for themselves.
 
 use std::any::type_name;
 use std::borrow::Cow;
@@ -11,63 +14,9 @@ use std::io::Cursor;
 
 use json_subtypes::{json_subtypes, Profile, TagPosition, Unknown};
 use rstest::rstest;
-use serde::de::Deserializer;
+use serde::de::{DeserializeOwned, Deserializer};
 use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
-
-#[json_subtypes(tag = "type")]
-trait Node: Debug {
-    fn size(&self) -> usize;
-}
-
-#[derive(Debug, Serialize, Deserialize)]
-struct Leaf {
-    value: String,
-    n: i64,
-}
-
-#[json_subtypes(name = "leaf")]
-impl Node for Leaf {
-    fn size(&self) -> usize {
-        1
-    }
-}
-
-#[derive(Debug, Serialize, Deserialize)]
-struct Branch {
-    label: Cow<'static, str>,
-    kids: Vec<Box<dyn Node>>,
-}
-
-#[json_subtypes(name = 7)]
-impl Node for Branch {
-    fn size(&self) -> usize {
-        1 + self.kids.iter().map(|k| k.size()).sum::<usize>()
-    }
-}
-
-#[derive(Debug, Serialize, Deserialize)]
-struct Flag {
-    on: bool,
-}
-
-#[json_subtypes(name = true)]
-impl Node for Flag {
-    fn size(&self) -> usize {
-        1
-    }
-}
-
-#[derive(Debug, Serialize, Deserialize)]
-#[serde(transparent)]
-struct OtherNode(Unknown);
-
-#[json_subtypes(fallback)]
-impl Node for OtherNode {
-    fn size(&self) -> usize {
-        0
-    }
-}
 
 thread_local! {
     /// The reader and writer types `Probe` was handed, in order.
@@ -78,42 +27,201 @@ fn seen() -> Vec<&'static str> {
     SEEN.with(|s| s.borrow_mut().split_off(0))
 }
 
-/// Records the type of the reader or writer it is handed.
-#[derive(Debug)]
-struct Probe {
-    text: bool,
-}
-
 #[derive(Serialize, Deserialize)]
 struct ProbeBody {
     text: bool,
 }
 
-impl<'de> Deserialize<'de> for Probe {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        SEEN.with(|s| s.borrow_mut().push(type_name::<D>()));
-        let body = ProbeBody::deserialize(deserializer)?;
-        Ok(Probe { text: body.text })
-    }
-}
+/// One trait with the same impls, tags and payloads in each module; the
+/// attributes of the trait and of each impl are the macro's arguments.
+macro_rules! nodes {
+    (
+        $module:ident,
+        trait($($trait_args:tt)*),
+        leaf($($leaf_args:tt)*),
+        branch($($branch_args:tt)*),
+        probe($($probe_args:tt)*),
+        native(probe = $probe:literal, in_branch = $in_branch:literal)
+    ) => {
+        mod $module {
+            use super::*;
 
-impl Serialize for Probe {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        SEEN.with(|s| s.borrow_mut().push(type_name::<S>()));
-        if self.text {
-            // Not an object: a subtype cannot carry a tag in it.
-            serializer.serialize_str("probe")
-        } else {
-            ProbeBody { text: false }.serialize(serializer)
+            #[json_subtypes($($trait_args)*)]
+            pub trait Node: Debug {
+                fn size(&self) -> usize;
+            }
+
+            #[derive(Debug, Serialize, Deserialize)]
+            pub struct Leaf {
+                value: String,
+                n: i64,
+            }
+
+            #[json_subtypes($($leaf_args)*)]
+            impl Node for Leaf {
+                fn size(&self) -> usize {
+                    1
+                }
+            }
+
+            #[derive(Debug, Serialize, Deserialize)]
+            pub struct Branch {
+                label: Cow<'static, str>,
+                kids: Vec<Box<dyn Node>>,
+            }
+
+            #[json_subtypes($($branch_args)*)]
+            impl Node for Branch {
+                fn size(&self) -> usize {
+                    1 + self.kids.iter().map(|k| k.size()).sum::<usize>()
+                }
+            }
+
+            #[derive(Debug, Serialize, Deserialize)]
+            pub struct Flag {
+                on: bool,
+            }
+
+            #[json_subtypes(name = true)]
+            impl Node for Flag {
+                fn size(&self) -> usize {
+                    1
+                }
+            }
+
+            #[derive(Debug, Serialize, Deserialize)]
+            #[serde(transparent)]
+            pub struct OtherNode(Unknown);
+
+            #[json_subtypes(fallback)]
+            impl Node for OtherNode {
+                fn size(&self) -> usize {
+                    0
+                }
+            }
+
+            /// Records the type of the reader or writer it is handed.
+            #[derive(Debug)]
+            pub struct Probe {
+                pub text: bool,
+            }
+
+            impl<'de> Deserialize<'de> for Probe {
+                fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                    SEEN.with(|s| s.borrow_mut().push(type_name::<D>()));
+                    let body = ProbeBody::deserialize(deserializer)?;
+                    Ok(Probe { text: body.text })
+                }
+            }
+
+            impl Serialize for Probe {
+                fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                    SEEN.with(|s| s.borrow_mut().push(type_name::<S>()));
+                    if self.text {
+                        // Not an object: a subtype cannot carry a tag in it.
+                        serializer.serialize_str("probe")
+                    } else {
+                        ProbeBody { text: false }.serialize(serializer)
+                    }
+                }
+            }
+
+            #[json_subtypes($($probe_args)*)]
+            impl Node for Probe {
+                fn size(&self) -> usize {
+                    1
+                }
+            }
+
+            pub fn profile(position: TagPosition) -> Profile<dyn Node> {
+                Profile::<dyn Node>::builder()
+                    .tag("kind")
+                    .subtype::<Leaf>("l")
+                    .subtype::<Flag>(-3)
+                    .fallback::<OtherNode>()
+                    .tag_position(position)
+                    .build()
+                    .unwrap()
+            }
+
+            pub fn probe_profile(compiled: bool) -> Profile<dyn Node> {
+                let builder = Profile::<dyn Node>::builder()
+                    .tag("kind")
+                    .subtype::<Probe>("p");
+                match compiled {
+                    true => builder.compiled::<Probe>(),
+                    false => builder,
+                }
+                .build()
+                .unwrap()
+            }
+
+            impl super::Nodes for dyn Node {
+                const PROBE: bool = $probe;
+                const IN_BRANCH: bool = $in_branch;
+
+                fn boxed_probe(text: bool) -> Box<Self> {
+                    Box::new(Probe { text })
+                }
+
+                fn profile(position: TagPosition) -> Profile<Self> {
+                    profile(position)
+                }
+
+                fn probe_profile(compiled: bool) -> Profile<Self> {
+                    probe_profile(compiled)
+                }
+            }
         }
-    }
+    };
 }
 
-#[json_subtypes(name = "probe")]
-impl Node for Probe {
-    fn size(&self) -> usize {
-        1
-    }
+/// What the tests need of each module's trait.
+trait Nodes: Debug + Serialize + json_subtypes::Subtype + 'static {
+    /// Whether `Probe` is read and written by compiled code at the top
+    /// level, and inside a `Branch`.
+    const PROBE: bool;
+    const IN_BRANCH: bool;
+    fn boxed_probe(text: bool) -> Box<Self>;
+    fn profile(position: TagPosition) -> Profile<Self>;
+    fn probe_profile(compiled: bool) -> Profile<Self>;
+}
+
+// Every registration compiled, through the trait.
+nodes!(
+    compiled,
+    trait(tag = "type", compiled),
+    leaf(name = "leaf"),
+    branch(name = 7),
+    probe(name = "probe"),
+    native(probe = true, in_branch = true)
+);
+// None: the default.
+nodes!(
+    erased,
+    trait(tag = "type"),
+    leaf(name = "leaf"),
+    branch(name = 7),
+    probe(name = "probe"),
+    native(probe = false, in_branch = false)
+);
+// Some, each through its impl: `Branch` is erased, so what it holds is too.
+nodes!(
+    mixed,
+    trait(tag = "type"),
+    leaf(name = "leaf", compiled),
+    branch(name = 7),
+    probe(name = "probe", compiled),
+    native(probe = true, in_branch = false)
+);
+
+/// Runs a generic test body on each module's trait.
+macro_rules! each_trait {
+    ($f:ident $(, $arg:expr)*) => {{
+        $f::<dyn compiled::Node>($($arg),*);
+        $f::<dyn erased::Node>($($arg),*);
+        $f::<dyn mixed::Node>($($arg),*);
+    }};
 }
 
 /// The ways a user hands JSON to serde_json.
@@ -129,7 +237,11 @@ enum Input {
 
 const INPUTS: [Input; 4] = [Input::Str, Input::Slice, Input::Reader, Input::Wrapped];
 
-fn read_via(input: Input, text: &str) -> Result<Box<dyn Node>, String> {
+fn read_via<T>(input: Input, text: &str) -> Result<Box<T>, String>
+where
+    T: ?Sized,
+    Box<T>: DeserializeOwned,
+{
     let out = match input {
         Input::Str => serde_json::from_str(text),
         Input::Slice => serde_json::from_slice(text.as_bytes()),
@@ -206,19 +318,27 @@ fn write_via<T: Serialize + ?Sized>(output: Output, value: &T) -> Result<String,
 #[case::fallback(r#"{"type":"other","x":[1,2]}"#, r#"{"type":"other","x":[1,2]}"#)]
 #[case::no_tag(r#"{"x":{"y":null}}"#, r#"{"x":{"y":null}}"#)]
 fn every_reader_and_writer_gives_the_same_value(#[case] text: &str, #[case] written: &str) {
-    for input in INPUTS {
-        let value = read_via(input, text).unwrap_or_else(|e| panic!("{input:?}: {e}"));
-        for output in OUTPUTS {
-            assert_eq!(
-                write_via(output, &value).as_deref(),
-                Ok(written),
-                "{input:?} then {output:?}"
-            );
+    fn case<T: ?Sized + Nodes>(text: &str, written: &str)
+    where
+        Box<T>: DeserializeOwned,
+    {
+        let name = type_name::<T>();
+        for input in INPUTS {
+            let value =
+                read_via::<T>(input, text).unwrap_or_else(|e| panic!("{name} {input:?}: {e}"));
+            for output in OUTPUTS {
+                assert_eq!(
+                    write_via(output, &value).as_deref(),
+                    Ok(written),
+                    "{name} {input:?} then {output:?}"
+                );
+            }
+            // And what was written reads back the same way.
+            let back = read_via::<T>(input, written).unwrap();
+            assert_eq!(serde_json::to_string(&back).unwrap(), written);
         }
-        // And what was written reads back the same way.
-        let back = read_via(input, written).unwrap();
-        assert_eq!(serde_json::to_string(&back).unwrap(), written);
     }
+    each_trait!(case, text, written);
 }
 
 #[rstest]
@@ -261,79 +381,108 @@ fn every_reader_and_writer_gives_the_same_value(#[case] text: &str, #[case] writ
     "unknown subtype tag 1, expected one of 7, true, \"leaf\", \"probe\"; to read a type under this tag, put `#[json_subtypes(name = 1)]` on its `impl Node`, or read it with a `Profile` that registers it at line 1 column 2"
 )]
 fn every_reader_gives_the_same_error(#[case] text: &str, #[case] message: &str) {
-    for input in INPUTS {
-        let mut got = read_via(input, text).unwrap_err();
-        let mut message = message.to_owned();
-        if let Input::Reader = input {
-            // serde_json's `io::Read` reader has looked a byte further for
-            // some errors, whatever is read: its columns are its own.
-            got.truncate(got.rfind(" column ").unwrap());
-            message.truncate(message.rfind(" column ").unwrap());
+    fn case<T: ?Sized + Nodes>(text: &str, message: &str)
+    where
+        Box<T>: DeserializeOwned,
+    {
+        for input in INPUTS {
+            let mut got = read_via::<T>(input, text).unwrap_err();
+            let mut message = message.to_owned();
+            if let Input::Reader = input {
+                // serde_json's `io::Read` reader has looked a byte further for
+                // some errors, whatever is read: its columns are its own.
+                got.truncate(got.rfind(" column ").unwrap());
+                message.truncate(message.rfind(" column ").unwrap());
+            }
+            assert_eq!(got, message, "{} {input:?}", type_name::<T>());
         }
-        assert_eq!(got, message, "{input:?}");
     }
+    each_trait!(case, text, message);
 }
 
 #[rstest]
-#[case::tag_first(r#"{"type":"probe","text":false}"#)]
-#[case::tag_last(r#"{"text":false,"type":"probe"}"#)]
+#[case::tag_first(r#"{"type":"probe","text":false}"#, false)]
+#[case::tag_last(r#"{"text":false,"type":"probe"}"#, false)]
 #[case::inside_a_tag_first_parent(
-    r#"{"type":7,"label":"x","kids":[{"type":"probe","text":false}]}"#
+    r#"{"type":7,"label":"x","kids":[{"type":"probe","text":false}]}"#,
+    true
 )]
 // The child is buffered with the parent's prefix and replayed from there.
 #[case::inside_a_tag_last_parent(
-    r#"{"label":"x","kids":[{"text":false,"type":"probe"}],"type":7}"#
+    r#"{"label":"x","kids":[{"text":false,"type":"probe"}],"type":7}"#,
+    true
 )]
-fn str_and_slice_input_reach_the_payload_without_erasure(#[case] text: &str) {
-    for input in INPUTS {
-        read_via(input, text).unwrap();
-        let seen = seen();
-        assert_eq!(seen.len(), 1, "{input:?}: {seen:?}");
-        // The compiled reader hands the payload our reader over serde_json's
-        // own map access; the erased one a reader that names no format.
-        let native = matches!(input, Input::Str | Input::Slice);
-        assert_eq!(
-            seen[0].contains("serde_json"),
-            native,
-            "{input:?}: {}",
-            seen[0]
-        );
+fn compiled_registrations_read_str_and_slice_input_without_erasure(
+    #[case] text: &str,
+    #[case] in_branch: bool,
+) {
+    fn case<T: ?Sized + Nodes>(text: &str, in_branch: bool)
+    where
+        Box<T>: DeserializeOwned,
+    {
+        let compiled = if in_branch { T::IN_BRANCH } else { T::PROBE };
+        for input in INPUTS {
+            read_via::<T>(input, text).unwrap();
+            let seen = seen();
+            let name = type_name::<T>();
+            assert_eq!(seen.len(), 1, "{name} {input:?}: {seen:?}");
+            // The compiled reader hands the payload our reader over
+            // serde_json's own map access; the erased one a reader that
+            // names no format.
+            let native = compiled && matches!(input, Input::Str | Input::Slice);
+            assert_eq!(
+                seen[0].contains("serde_json"),
+                native,
+                "{name} {input:?}: {}",
+                seen[0]
+            );
+        }
     }
+    each_trait!(case, text, in_branch);
 }
 
 #[test]
-fn a_vec_writer_reaches_the_payload_without_erasure() {
-    let value: Box<dyn Node> = Box::new(Probe { text: false });
-    for output in OUTPUTS {
-        write_via(output, &value).unwrap();
-        let seen = seen();
-        assert_eq!(seen.len(), 1, "{output:?}: {seen:?}");
-        let native = matches!(output, Output::String | Output::Vec | Output::WriterIntoVec);
-        assert_eq!(
-            seen[0].contains("serde_json::ser::Serializer"),
-            native,
-            "{output:?}: {}",
-            seen[0]
-        );
+fn compiled_registrations_write_to_a_vec_without_erasure() {
+    fn case<T: ?Sized + Nodes>() {
+        let value = T::boxed_probe(false);
+        let name = type_name::<T>();
+        for output in OUTPUTS {
+            write_via(output, &value).unwrap();
+            let seen = seen();
+            assert_eq!(seen.len(), 1, "{name} {output:?}: {seen:?}");
+            let native =
+                T::PROBE && matches!(output, Output::String | Output::Vec | Output::WriterIntoVec);
+            assert_eq!(
+                seen[0].contains("serde_json::ser::Serializer"),
+                native,
+                "{name} {output:?}: {}",
+                seen[0]
+            );
+        }
     }
+    each_trait!(case);
 }
 
 #[test]
 fn write_errors_are_the_same_on_every_writer() {
-    let value: Box<dyn Node> = Box::new(Probe { text: true });
-    for output in OUTPUTS {
-        assert_eq!(
-            write_via(output, &value).unwrap_err(),
-            "cannot serialize Probe as a subtype of dyn Node: it is a string, not a map or struct",
-            "{output:?}"
-        );
+    fn case<T: ?Sized + Nodes>() {
+        let value = T::boxed_probe(true);
+        for output in OUTPUTS {
+            assert_eq!(
+                write_via(output, &value).unwrap_err(),
+                "cannot serialize Probe as a subtype of dyn Node: it is a string, not a map or struct",
+                "{} {output:?}",
+                type_name::<T>()
+            );
+        }
+        seen();
     }
-    seen();
+    each_trait!(case);
 }
 
 #[test]
 fn pretty_output_goes_through_the_erased_path_unchanged() {
-    let value = read_via(
+    let value = read_via::<dyn compiled::Node>(
         Input::Str,
         r#"{"type":7,"label":"x","kids":[{"type":"leaf","value":"b","n":2}]}"#,
     )
@@ -347,7 +496,7 @@ fn pretty_output_goes_through_the_erased_path_unchanged() {
 #[test]
 fn values_keep_nothing_of_the_input() {
     let mut text = String::from(r#"{"type":7,"label":"borrowed?","kids":[]}"#);
-    let value: Box<dyn Node> = serde_json::from_str(&text).unwrap();
+    let value: Box<dyn compiled::Node> = serde_json::from_str(&text).unwrap();
     text.clear();
     text.push_str("overwritten");
     drop(text);
@@ -358,23 +507,16 @@ fn values_keep_nothing_of_the_input() {
     );
 }
 
-fn profile(position: TagPosition) -> Profile<dyn Node> {
-    Profile::<dyn Node>::builder()
-        .tag("kind")
-        .subtype::<Leaf>("l")
-        .subtype::<Flag>(-3)
-        .fallback::<OtherNode>()
-        .tag_position(position)
-        .build()
-        .unwrap()
-}
-
 #[rstest]
 #[case(TagPosition::First, r#"{"kind":"l","value":"a","n":1}"#)]
 #[case(TagPosition::Last, r#"{"value":"a","n":1,"kind":"l"}"#)]
 #[case(TagPosition::Omit, r#"{"value":"a","n":1}"#)]
 fn profiles_agree_on_every_path(#[case] position: TagPosition, #[case] written: &str) {
-    let profile = profile(position);
+    each_trait!(profile_case, position, written);
+}
+
+fn profile_case<T: ?Sized + Nodes>(position: TagPosition, written: &str) {
+    let profile = T::profile(position);
     let text = r#"{"value":"a","n":1,"kind":"l"}"#;
     let read = [
         profile.from_str(text),
@@ -402,4 +544,114 @@ fn profiles_agree_on_every_path(#[case] position: TagPosition, #[case] written: 
         errors,
         ["invalid type: string \"yes\", expected a boolean at line 1 column 21"; 3]
     );
+}
+
+#[test]
+fn a_profile_reads_and_writes_compiled_only_the_types_it_is_told() {
+    fn case<T: ?Sized + Nodes>() {
+        for compiled in [false, true] {
+            let profile = T::probe_profile(compiled);
+            let name = type_name::<T>();
+            let text = r#"{"kind":"p","text":false}"#;
+            let read = [
+                profile.from_str(text),
+                profile.from_slice(text.as_bytes()),
+                profile.from_reader(text.as_bytes()),
+            ];
+            let seen = seen();
+            for (value, (seen, native)) in read.iter().zip(seen.iter().zip([true, true, false])) {
+                assert_eq!(
+                    seen.contains("serde_json"),
+                    compiled && native,
+                    "{name} compiled: {compiled}, {seen}"
+                );
+                let value = value.as_ref().unwrap();
+                assert_eq!(profile.to_string(value).unwrap(), text);
+            }
+            let seen = self::seen();
+            assert_eq!(seen.len(), 3, "{seen:?}");
+            for seen in seen {
+                assert_eq!(
+                    seen.contains("serde_json::ser::Serializer"),
+                    compiled,
+                    "{name} compiled: {compiled}, {seen}"
+                );
+            }
+        }
+    }
+    each_trait!(case);
+}
+
+// Generic traits: `compiled` on the trait, on an impl of an instantiation,
+// and on a generic impl's instances, as on a plain trait.
+
+#[json_subtypes(tag = "type", compiled)]
+trait Hot<D: 'static>: Debug {}
+
+#[json_subtypes(tag = "type")]
+trait Cold<D: 'static>: Debug {}
+
+/// Records the reader it is handed, as `Probe` does.
+#[derive(Debug)]
+struct GenericProbe<D>(std::marker::PhantomData<D>);
+
+impl<'de, D> Deserialize<'de> for GenericProbe<D> {
+    fn deserialize<De: Deserializer<'de>>(deserializer: De) -> Result<Self, De::Error> {
+        SEEN.with(|s| s.borrow_mut().push(type_name::<De>()));
+        ProbeBody::deserialize(deserializer)?;
+        Ok(GenericProbe(std::marker::PhantomData))
+    }
+}
+
+impl<D> Serialize for GenericProbe<D> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        ProbeBody { text: false }.serialize(serializer)
+    }
+}
+
+#[json_subtypes(name = "probe", instances(u8, u16))]
+impl<D: Debug> Hot<D> for GenericProbe<D> {}
+
+#[json_subtypes(name = "probe", instances(u16), compiled)]
+impl<D: Debug> Cold<D> for GenericProbe<D> {}
+
+/// `GenericProbe` by another name, for an impl of one instantiation.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(transparent)]
+struct ProbeU8(GenericProbe<u8>);
+
+#[json_subtypes(name = "probe", compiled)]
+impl Cold<u8> for ProbeU8 {}
+
+/// In `dyn Cold<u32>`, without `compiled`.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(transparent)]
+struct ProbeU32(GenericProbe<u32>);
+
+#[json_subtypes(name = "probe")]
+impl Cold<u32> for ProbeU32 {}
+
+/// Whether `Box<T>` read from `text` by `from_str` reached its payload by
+/// compiled code; `from_reader` never does.
+fn compiled_read<T: ?Sized>(text: &str) -> bool
+where
+    Box<T>: serde::de::DeserializeOwned,
+{
+    drop(serde_json::from_reader::<_, Box<T>>(text.as_bytes()).unwrap());
+    let erased = seen();
+    assert!(!erased[0].contains("serde_json"), "{}", erased[0]);
+    drop(serde_json::from_str::<Box<T>>(text).unwrap());
+    let seen = seen();
+    assert_eq!(seen.len(), 1, "{seen:?}");
+    seen[0].contains("serde_json")
+}
+
+#[test]
+fn compiled_applies_to_generic_traits_and_impls() {
+    let text = r#"{"type":"probe","text":false}"#;
+    assert!(compiled_read::<dyn Hot<u8>>(text));
+    assert!(compiled_read::<dyn Hot<u16>>(text));
+    assert!(compiled_read::<dyn Cold<u8>>(text));
+    assert!(compiled_read::<dyn Cold<u16>>(text));
+    assert!(!compiled_read::<dyn Cold<u32>>(text));
 }

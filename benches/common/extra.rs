@@ -21,6 +21,13 @@ pub trait EventTrait: fmt::Debug {
     fn to_event(&self) -> Event;
 }
 
+/// `EventTrait` with `compiled`: each impl also carries its reader and
+/// writer compiled for serde_json.
+#[json_subtypes(tag = "type", compiled)]
+pub trait CompiledEvent: fmt::Debug {
+    fn to_event(&self) -> Event;
+}
+
 /// typetag's twin. A type may implement both traits.
 #[typetag::serde(tag = "type")]
 pub trait TtEvent: fmt::Debug {
@@ -31,6 +38,13 @@ macro_rules! both_traits {
     ($($ty:ident => $name:literal),* $(,)?) => {$(
         #[json_subtypes(name = $name)]
         impl EventTrait for $ty {
+            fn to_event(&self) -> Event {
+                Event::$ty(self.clone())
+            }
+        }
+
+        #[json_subtypes(name = $name)]
+        impl CompiledEvent for $ty {
             fn to_event(&self) -> Event {
                 Event::$ty(self.clone())
             }
@@ -191,6 +205,7 @@ pub struct Extra {
     pub exact_profile: Profile<dyn EventTrait>,
     pub click_boxed: Box<dyn EventTrait>,
     pub click_tt: Box<dyn TtEvent>,
+    pub click_compiled: Box<dyn CompiledEvent>,
     pub boxed_events: Vec<Box<dyn EventTrait>>,
     pub tt_events: Vec<Box<dyn TtEvent>>,
     pub presence_events: Vec<PresenceEvent>,
@@ -215,6 +230,7 @@ impl Extra {
             exact_profile: exact_event_profile(),
             click_boxed: boxed(&click_event),
             click_tt: tt_boxed(&click_event),
+            click_compiled: Box::new(click.clone()),
             boxed_events: events.iter().map(boxed).collect(),
             tt_events: events.iter().map(tt_boxed).collect(),
             presence_events: events.iter().cloned().map(PresenceEvent::from).collect(),
@@ -245,6 +261,17 @@ pub fn de_trait(json: &str) -> Box<dyn EventTrait> {
 #[inline(never)]
 pub fn de_typetag(json: &str) -> Box<dyn TtEvent> {
     serde_json::from_str(json).unwrap()
+}
+
+#[inline(never)]
+pub fn de_compiled(json: &str) -> Box<dyn CompiledEvent> {
+    serde_json::from_str(json).unwrap()
+}
+
+/// Through `from_slice`, serde_json's other borrowing reader.
+#[inline(never)]
+pub fn de_slice<T: serde::de::DeserializeOwned>(json: &str) -> T {
+    serde_json::from_slice(json.as_bytes()).unwrap()
 }
 
 #[inline(never)]

@@ -423,6 +423,11 @@ impl Inputs {
         for json in [&self.single_first, &self.single_last] {
             assert_eq!(&de_trait(json).to_event(), ev, "ours dyn: {json}");
             assert_eq!(&de_typetag(json).to_event(), ev, "typetag: {json}");
+            assert_eq!(&de_compiled(json).to_event(), ev, "compiled: {json}");
+            let slice = de_slice::<Box<dyn EventTrait>>(json).to_event();
+            assert_eq!(&slice, ev, "ours dyn from_slice: {json}");
+            let slice = de_slice::<Box<dyn TtEvent>>(json).to_event();
+            assert_eq!(&slice, ev, "typetag from_slice: {json}");
             assert_eq!(&de_profile(p, json).to_event(), ev, "profile: {json}");
             #[cfg(feature = "exact_numbers")]
             {
@@ -450,6 +455,7 @@ impl Inputs {
         let text = |v: &dyn erased_text::Text| v.text();
         assert_eq!(text(&x.click_boxed), self.single_first);
         assert_eq!(text(&x.click_tt), self.single_first);
+        assert_eq!(text(&x.click_compiled), self.single_first);
         assert_eq!(p.to_string(&*x.click_boxed).unwrap(), self.single_first);
         assert_eq!(text(&x.boxed_events), self.vec_first);
         assert_eq!(text(&x.tt_events), self.vec_first);

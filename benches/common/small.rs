@@ -42,6 +42,13 @@ pub trait PetTrait: fmt::Debug {
     fn name(&self) -> &str;
 }
 
+/// `PetTrait` with `compiled`: each impl also carries its reader and
+/// writer compiled for serde_json.
+#[json_subtypes(tag = "type", compiled)]
+pub trait CompiledPet: fmt::Debug {
+    fn name(&self) -> &str;
+}
+
 #[typetag::serde(tag = "type")]
 pub trait TtPet: fmt::Debug {
     fn name(&self) -> &str;
@@ -51,6 +58,13 @@ macro_rules! pet_traits {
     ($($ty:ident => $name:literal),*) => {$(
         #[json_subtypes(name = $name)]
         impl PetTrait for $ty {
+            fn name(&self) -> &str {
+                &self.name
+            }
+        }
+
+        #[json_subtypes(name = $name)]
+        impl CompiledPet for $ty {
             fn name(&self) -> &str {
                 &self.name
             }
@@ -84,6 +98,7 @@ pub struct Small {
     pub serde: SerdePet,
     pub boxed: Box<dyn PetTrait>,
     pub tt: Box<dyn TtPet>,
+    pub compiled: Box<dyn CompiledPet>,
     pub profile: Profile<dyn PetTrait>,
     /// The same registrations with the tag written last.
     pub profile_last: Profile<dyn PetTrait>,
@@ -102,6 +117,7 @@ impl Small {
             serde: SerdePet::Dog(dog.clone()),
             boxed: Box::new(dog.clone()),
             tt: Box::new(dog.clone()),
+            compiled: Box::new(dog.clone()),
             profile: pet_profile(TagPosition::First),
             profile_last: pet_profile(TagPosition::Last),
             plain: r#"{"name":"Rex"}"#.to_owned(),
@@ -124,6 +140,7 @@ impl Small {
             assert_eq!(de_small_serde(json), s.serde, "serde: {json}");
             assert_eq!(de_small_trait(json).name(), "Rex", "ours dyn: {json}");
             assert_eq!(de_small_typetag(json).name(), "Rex", "typetag: {json}");
+            assert_eq!(de_small_compiled(json).name(), "Rex", "compiled: {json}");
             let p = de_small_profile(&s.profile, json);
             assert_eq!(p.name(), "Rex", "profile: {json}");
         }
@@ -133,6 +150,7 @@ impl Small {
         assert_eq!(text(&s.serde), s.first);
         assert_eq!(text(&s.boxed), s.first);
         assert_eq!(text(&s.tt), s.first);
+        assert_eq!(text(&s.compiled), s.first);
         assert_eq!(text(&s.profile.serializable(&*s.boxed)), s.first);
         assert_eq!(text(&s.profile_last.serializable(&*s.boxed)), s.last);
     }
@@ -244,6 +262,11 @@ pub fn de_small_trait(json: &str) -> Box<dyn PetTrait> {
 
 #[inline(never)]
 pub fn de_small_typetag(json: &str) -> Box<dyn TtPet> {
+    serde_json::from_str(json).unwrap()
+}
+
+#[inline(never)]
+pub fn de_small_compiled(json: &str) -> Box<dyn CompiledPet> {
     serde_json::from_str(json).unwrap()
 }
 

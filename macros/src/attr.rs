@@ -10,9 +10,9 @@ use syn::{Expr, ExprLit, ExprUnary, Lit, LitStr, UnOp};
 use crate::case::{RenameRule, RULES};
 use crate::ctx::Ctxt;
 
-const CONTAINER_KEYS: &str = "`tag`, `content`, `external`, `tag_type`, `rename_all`, `rename_all_fields`, `first_match`, `max_depth`, `max_buffer`, `require_tag_first`, `exact_numbers`, `visible`, `deny_unknown_fields`, `schema`";
+const CONTAINER_KEYS: &str = "`tag`, `content`, `external`, `tag_type`, `rename_all`, `rename_all_fields`, `first_match`, `max_depth`, `max_buffer`, `require_tag_first`, `exact_numbers`, `visible`, `deny_unknown_fields`, `schema`, `compiled`";
 const VARIANT_KEYS: &str = "`name`, `alias`, `fallback`, `when_field`, `nested`";
-const IMPL_KEYS: &str = "`name`, `alias`, `fallback`, `when_field`, `instances`";
+const IMPL_KEYS: &str = "`name`, `alias`, `fallback`, `when_field`, `instances`, `compiled`";
 
 /// A tag value written in an attribute.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -98,6 +98,9 @@ pub struct ContainerAttrs {
     /// `deny_unknown_fields`: with `content`, a key other than the tag and
     /// content keys is refused instead of ignored.
     pub deny_unknown_fields: Option<Spanned<()>>,
+    /// `compiled` (traits): every registered impl also carries its reader
+    /// and writer compiled for serde_json, not only the erased reader.
+    pub compiled: Option<Spanned<()>>,
     /// Whether an unknown key was reported, so checks of missing keys stay quiet.
     pub had_unknown_key: bool,
 }
@@ -178,6 +181,9 @@ impl ContainerAttrs {
             } else if meta.path.is_ident("schema") {
                 let tokens = meta.path.to_token_stream();
                 set_once(cx, &meta, &mut out.schema, (), tokens);
+            } else if meta.path.is_ident("compiled") {
+                let tokens = meta.path.to_token_stream();
+                set_once(cx, &meta, &mut out.compiled, (), tokens);
             } else if meta.path.is_ident("first_match") {
                 let tokens = meta.path.to_token_stream();
                 set_once(cx, &meta, &mut out.first_match, (), tokens);
@@ -227,6 +233,9 @@ pub struct VariantAttrs {
     /// (`instances((u32, f32), (u64, f64))`), each with its own tag where
     /// they share a registry (`instances(u32 = "w_u32", String = "w_str")`).
     pub instances: Option<Spanned<Vec<InstanceAttr>>>,
+    /// `compiled` (impls): this registration also carries its reader and
+    /// writer compiled for serde_json, not only the erased reader.
+    pub compiled: Option<Spanned<()>>,
 }
 
 /// One entry of `instances(...)`.
@@ -344,6 +353,9 @@ impl VariantAttrs {
         } else if meta.path.is_ident("nested") && keys == VARIANT_KEYS {
             let tokens = meta.path.to_token_stream();
             set_once(cx, &meta, &mut self.nested, (), tokens);
+        } else if meta.path.is_ident("compiled") && keys == IMPL_KEYS {
+            let tokens = meta.path.to_token_stream();
+            set_once(cx, &meta, &mut self.compiled, (), tokens);
         } else if meta.path.is_ident("when_field") {
             let lit: LitStr = meta.value()?.parse()?;
             self.when_fields.push(lit);

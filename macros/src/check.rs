@@ -19,6 +19,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     check_presence_variants(cx, cont);
     check_first_match_needs_presence(cx, cont);
     check_schema_is_for_traits(cx, cont);
+    check_compiled_is_for_traits(cx, cont);
     check_nested_variants(cx, cont);
     check_newtype_of_itself(cx, cont);
     check_variant_styles(cx, cont);
@@ -174,6 +175,17 @@ fn check_first_match_needs_presence(cx: &Ctxt, cont: &Container) {
         cx.error_spanned_by(
             first_match,
             "`first_match` settles ties between `when_field` variants; an enum with a `tag` has none, remove it",
+        );
+    }
+}
+
+/// An enum's variants are known at compile time, so their readers are
+/// always compiled for the format; only trait objects choose.
+fn check_compiled_is_for_traits(cx: &Ctxt, cont: &Container) {
+    if let Some(compiled) = &cont.attrs.compiled {
+        cx.error_spanned_by(
+            compiled,
+            "`compiled` is for traits and impls; an enum's variants are always read by compiled code, remove it",
         );
     }
 }
@@ -520,7 +532,7 @@ fn is_self_or_box_of_self(ty: &syn::Type, ident: &syn::Ident) -> bool {
 /// The rules for `#[json_subtypes(...)]` on a trait: it takes `tag` (or
 /// nothing, for presence mode), `content` or `external`, `max_depth`,
 /// `max_buffer`, `require_tag_first`, `exact_numbers`, `visible`,
-/// `deny_unknown_fields` and `schema`.
+/// `deny_unknown_fields`, `schema` and `compiled`.
 pub fn check_trait(cx: &Ctxt, tr: &Trait) {
     check_trait_param_defaults(cx, tr);
     check_trait_assoc_types(cx, tr);

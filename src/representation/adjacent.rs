@@ -86,7 +86,7 @@ pub(crate) fn serialize<S, V>(
     serializer: S,
     form: Adjacent,
     tag: &OwnedLiteral,
-    value: &V,
+    value: Bare<'_, V>,
     last: bool,
 ) -> Result<S::Ok, S::Error>
 where
@@ -95,11 +95,11 @@ where
 {
     let mut out = serializer.serialize_struct(form.name, 2)?;
     if last {
-        out.serialize_field(form.content(), &Bare(value))?;
+        out.serialize_field(form.content(), &value)?;
         out.serialize_field(form.tag(), &TagValue(tag))?;
     } else {
         out.serialize_field(form.tag(), &TagValue(tag))?;
-        out.serialize_field(form.content(), &Bare(value))?;
+        out.serialize_field(form.content(), &value)?;
     }
     out.end()
 }

@@ -22,14 +22,14 @@ use crate::tag::{OwnedLiteral, TagSink};
 pub(crate) fn serialize<S, V>(
     serializer: S,
     tag: &OwnedLiteral,
-    value: &V,
+    value: Bare<'_, V>,
 ) -> Result<S::Ok, S::Error>
 where
     S: Serializer,
     V: ?Sized + Subtype,
 {
     let mut map = serializer.serialize_map(Some(1))?;
-    map.serialize_entry(&TagValue(tag), &Bare(value))?;
+    map.serialize_entry(&TagValue(tag), &value)?;
     map.end()
 }
 

@@ -15,6 +15,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, VariantAccess, Visitor};
 use serde::ser::Serialize;
 
 use crate::dispatch::Subtypes;
+use crate::native::WriteJson;
 use crate::object::{JsonOut, Subtype};
 use crate::tag::{OwnedLiteral, TagRequest, TagSink};
 
@@ -229,19 +230,26 @@ impl<'de, D: Deserializer<'de>> VariantAccess<'de> for ValuePayload<'_, 'de, D> 
 }
 
 /// A subtype's value written as it is, as the content of the external or
-/// adjacent form: compiled for serde_json's compact writer where that is
-/// the serializer (`native`), else through `erased_serde`.
-pub(crate) struct Bare<'a, V: ?Sized>(pub(crate) &'a V);
+/// adjacent form: by the registration's writer compiled for serde_json's
+/// compact writer where that is the serializer and the registration has
+/// one (`native`), else through `erased_serde`.
+pub(crate) struct Bare<'a, V: ?Sized> {
+    pub(crate) value: &'a V,
+    pub(crate) json: Option<WriteJson>,
+}
 
 impl<V: ?Sized + Subtype> Serialize for Bare<'_, V> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let serializer = match crate::native::write_json(serializer, |json| {
-            self.0.__json_subtypes_to_json(JsonOut::Bare(json))
-        }) {
-            Ok(done) => return done,
-            Err(serializer) => serializer,
+        let serializer = match self.json {
+            Some(write) => match crate::native::write_json(serializer, |json| {
+                write(self.value.__json_subtypes_as_any(), JsonOut::Bare(json))
+            }) {
+                Ok(done) => return done,
+                Err(serializer) => serializer,
+            },
+            None => serializer,
         };
-        erased_serde::serialize(self.0.__json_subtypes_erased(), serializer)
+        erased_serde::serialize(self.value.__json_subtypes_erased(), serializer)
     }
 }
 

@@ -186,6 +186,12 @@ pub fn expand_trait(attrs: ContainerAttrs, mut item: ItemTrait) -> TokenStream {
         ),
     };
 
+    // As for a plain trait (see `traits.rs`): with `compiled`, every
+    // registration carries the serde_json readers and writer.
+    let (readers, readers_bound) = match tr.attrs.compiled.is_some() {
+        true => (quote!(compiled), quote!(+ #private::serde::Serialize)),
+        false => (quote!(new), quote!()),
+    };
     item.supertraits
         .push(syn::parse_quote!(::json_subtypes::__private::Subtype));
     quote! {
@@ -206,9 +212,20 @@ pub fn expand_trait(attrs: ContainerAttrs, mut item: ItemTrait) -> TokenStream {
                     markers: fn() -> #private::marker::Conversions,
                 ) -> __Registration
                 where
-                    __C: #bound + #private::serde::de::DeserializeOwned + 'static #schema_bound,
+                    __C: #bound + #private::serde::de::DeserializeOwned + 'static #readers_bound #schema_bound,
                 {
-                    __Registration(#private::instances::Instance::new::<#obj, __C>(entry, markers, #described))
+                    __Registration(#private::instances::Instance::#readers::<#obj, __C>(entry, markers, #described))
+                }
+
+                #[doc(hidden)]
+                pub const fn __json_subtypes_register_instance_compiled<__C>(
+                    entry: #private::Entry,
+                    markers: fn() -> #private::marker::Conversions,
+                ) -> __Registration
+                where
+                    __C: #bound + #private::serde::Serialize + #private::serde::de::DeserializeOwned + 'static #schema_bound,
+                {
+                    __Registration(#private::instances::Instance::compiled::<#obj, __C>(entry, markers, #described))
                 }
             }
 
@@ -302,10 +319,20 @@ pub fn expand_impl(imp: &Impl, item: &ItemImpl) -> TokenStream {
         // is concrete (see the runtime's `marker`). An instantiation's
         // registration keeps them without their types, so they are spelt
         // out; a plain trait takes them as from a plain impl.
+        let (register_instance, register) = match imp.attrs.compiled {
+            Some(_) => (
+                quote!(__json_subtypes_register_instance_compiled),
+                quote!(__json_subtypes_register_compiled),
+            ),
+            None => (
+                quote!(__json_subtypes_register_instance),
+                quote!(__json_subtypes_register),
+            ),
+        };
         let submit = match instance {
             true => quote_spanned! {span=>
                 #private::inventory::submit! {
-                    <#object>::__json_subtypes_register_instance::<#self_ty>(#entry, || {
+                    <#object>::#register_instance::<#self_ty>(#entry, || {
                         use #private::marker::probe::*;
                         let __p = &#private::marker::Probe::<#self_ty>::NEW;
                         #private::marker::Conversions::new(#private::marker::Markers::<
@@ -322,7 +349,7 @@ pub fn expand_impl(imp: &Impl, item: &ItemImpl) -> TokenStream {
             },
             false => quote_spanned! {span=>
                 #private::inventory::submit! {
-                    <#object>::__json_subtypes_register::<#self_ty>(#entry, || {
+                    <#object>::#register::<#self_ty>(#entry, || {
                         use #private::marker::probe::*;
                         let __p = &#private::marker::Probe::<#self_ty>::NEW;
                         #private::marker::Markers { send: __p.send(), sync: __p.sync(), send_sync: __p.send_sync() }

@@ -35,6 +35,7 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
         exact_numbers_gate,
     } = Settings::of(&tr.attrs);
     let schema = tr.attrs.schema.is_some();
+    let compiled = tr.attrs.compiled.is_some();
     let ident = tr.ident().clone();
     let description = super::schema::option_str(super::schema::docs(&item.attrs));
     item.supertraits
@@ -42,6 +43,14 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
     let ident = &ident;
     let name = format!("dyn {ident}");
     let private = quote!(::json_subtypes::__private);
+    // What a registration carries by default: the erased reader only, or
+    // with `compiled` also the serde_json reader and writer (see the
+    // runtime's `native`). An impl saying `compiled` asks for the latter
+    // through `__json_subtypes_register_compiled`.
+    let (readers, readers_bound) = match compiled {
+        true => (quote!(compiled), quote!(+ #private::serde::Serialize)),
+        false => (quote!(readers), quote!()),
+    };
     let send = quote!(::core::marker::Send);
     let sync = quote!(::core::marker::Sync);
     // `dyn Trait + Send` and the other marked objects: written as
@@ -167,9 +176,20 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                     markers: fn() -> __Markers,
                 ) -> __Registration
                 where
-                    __C: #ident + #private::serde::de::DeserializeOwned + 'static #schema_bound,
+                    __C: #ident + #private::serde::de::DeserializeOwned + 'static #readers_bound #schema_bound,
                 {
-                    __Registration(entry, #private::native::readers::<dyn #ident, __C>, markers, #described)
+                    __Registration(entry, #private::native::#readers::<dyn #ident, __C>, markers, #described)
+                }
+
+                #[doc(hidden)]
+                pub const fn __json_subtypes_register_compiled<__C>(
+                    entry: #private::Entry,
+                    markers: fn() -> __Markers,
+                ) -> __Registration
+                where
+                    __C: #ident + #private::serde::Serialize + #private::serde::de::DeserializeOwned + 'static #schema_bound,
+                {
+                    __Registration(entry, #private::native::compiled::<dyn #ident, __C>, markers, #described)
                 }
             }
 
@@ -347,6 +367,10 @@ pub fn expand_impl(args: TokenStream, item: ItemImpl) -> TokenStream {
         },
         _ => quote!(),
     };
+    let register = match imp.attrs.compiled {
+        Some(_) => quote!(__json_subtypes_register_compiled),
+        None => quote!(__json_subtypes_register),
+    };
     quote! {
         #item
 
@@ -360,7 +384,7 @@ pub fn expand_impl(args: TokenStream, item: ItemImpl) -> TokenStream {
         };
 
         #private::inventory::submit! {
-            <dyn #trait_path>::__json_subtypes_register::<#self_ty>(#private::Entry {
+            <dyn #trait_path>::#register::<#self_ty>(#private::Entry {
                 tag: #tag,
                 aliases: &[#(#aliases),*],
                 fallback: #fallback,
