@@ -247,6 +247,9 @@ pub struct TraitSettings {
 impl<T: ?Sized + 'static> Registry<T> {
     /// Builds the table of a trait from its registrations, sorted by type
     /// name so every build sees the same order whatever the link order.
+    /// Only the walk over the registrations depends on `T`: the rest is
+    /// `Table`'s, compiled once here rather than once per trait (sorting
+    /// and indexing were an eighth of a registering crate's code).
     pub fn from_entries<'a>(
         name: &str,
         key: Option<&'static str>,
@@ -260,44 +263,14 @@ impl<T: ?Sized + 'static> Registry<T> {
             ),
         >,
     ) -> Self {
-        let mut subtypes: Vec<Member> = entries
-            .into_iter()
-            .map(|(e, native, markers, schema)| Member {
-                tag: e.tag.map(OwnedLiteral::from_literal),
-                aliases: e
-                    .aliases
-                    .iter()
-                    .map(|a| OwnedLiteral::from_literal(*a))
-                    .collect(),
-                fallback: e.fallback,
-                when_fields: e.when_fields.iter().map(|f| Arc::from(*f)).collect(),
-                // As the impl names it, less any module path.
-                type_name: intern(&crate::names::short(e.type_name)),
-                type_id: (e.type_id)(),
-                readers: native().any(),
-                markers: Some(markers),
-                schema,
-            })
-            .collect();
-        subtypes.sort_by(|a, b| (a.type_name, &a.tag).cmp(&(b.type_name, &b.tag)));
-        let mut out = Registry::build(name, key.map(Arc::from), subtypes, TagPosition::First);
-        out.max_depth = settings.max_depth;
-        out.set_limits(settings.max_buffer, settings.require_tag_first);
-        out.exact_numbers = settings.exact_numbers;
-        out.visible = settings.visible && out.key.is_some();
-        out.set_representation(
-            settings.external,
-            settings.content,
-            settings.deny_unknown_fields,
-        );
-        if out.entries.is_empty() {
-            let problem = format!(
-                "no subtypes are registered for {name} (none were found at run time; inventory registers nothing on platforms without static constructors)"
-            );
-            out.fatal = Some(problem.clone());
-            out.problems.push(problem);
+        let mut members = Vec::new();
+        for (entry, readers, markers, schema) in entries {
+            members.push(Member::registered(entry, readers().any(), markers, schema));
         }
-        out
+        Registry {
+            table: Table::from_registrations(name, key, settings, members),
+            marker: PhantomData,
+        }
     }
 
     /// The registry of `entries`, whose readers were made for `T`.
@@ -307,78 +280,8 @@ impl<T: ?Sized + 'static> Registry<T> {
         entries: Vec<Member>,
         position: TagPosition,
     ) -> Self {
-        let mut out = Table {
-            name: intern(name),
-            key: key.as_deref().map(intern),
-            entries: Vec::new(),
-            owners: TagIndex::default(),
-            by_type: map(),
-            fallback: None,
-            presence: map(),
-            fields: Vec::new(),
-            tags: Vec::new(),
-            aliases: Vec::new(),
-            kind: Owner::Trait,
-            problems: Vec::new(),
-            fatal: None,
-            position,
-            max_depth: crate::state::DEFAULT_MAX_DEPTH,
-            max_buffer: None,
-            require_tag_first: false,
-            exact_numbers: false,
-            hoist: None,
-            visible: false,
-            representation: Representation::Internal,
-            write_key: None,
-            request: TagRequest::Str,
-        };
-        out.hoist = out.key;
-        out.write_key = out.key;
-        for (index, entry) in entries.into_iter().enumerate() {
-            let index = index as u32;
-            if let Some(tag) = &entry.tag {
-                out.add_tag(tag, index, &entry);
-            }
-            for alias in &entry.aliases {
-                out.add_tag(alias, index, &entry);
-            }
-            let aliases = &out.tags[out.tags.len() - entry.aliases.len()..];
-            let aliases = intern_tags(aliases);
-            out.aliases.push(aliases);
-            if entry.fallback {
-                match out.fallback {
-                    Some(other) => {
-                        let other = out.entries[other as usize].type_name;
-                        let problem = format!(
-                            "two fallbacks for {}: {other} and {}",
-                            out.name, entry.type_name
-                        );
-                        out.fatal.get_or_insert_with(|| problem.clone());
-                        out.problems.push(problem);
-                    }
-                    None => out.fallback = Some(index),
-                }
-            }
-            for field in &entry.when_fields {
-                if index >= 128 {
-                    out.problems.push(format!(
-                        "{} has more than 128 subtypes; `when_field` works on the first 128",
-                        out.name
-                    ));
-                    break;
-                }
-                *out.presence.entry(field.clone()).or_default() |= 1u128 << index;
-                if !out.fields.contains(field) {
-                    out.fields.push(field.clone());
-                }
-            }
-            out.by_type.entry(entry.type_id).or_insert(index);
-            out.entries.push(entry);
-        }
-        out.owners.finish();
-        out.request = TagRequest::of(&out.tags);
         Registry {
-            table: out,
+            table: Table::build(name, key, entries, position),
             marker: PhantomData,
         }
     }
@@ -470,7 +373,142 @@ impl<T: ?Sized + 'static> Registry<T> {
     }
 }
 
+impl Member {
+    /// A subtype as the impl attribute registered it.
+    fn registered(
+        e: &Entry,
+        readers: AnyReaders,
+        markers: Conversions,
+        schema: Option<Described>,
+    ) -> Self {
+        Member {
+            tag: e.tag.map(OwnedLiteral::from_literal),
+            aliases: e
+                .aliases
+                .iter()
+                .map(|a| OwnedLiteral::from_literal(*a))
+                .collect(),
+            fallback: e.fallback,
+            when_fields: e.when_fields.iter().map(|f| Arc::from(*f)).collect(),
+            // As the impl names it, less any module path.
+            type_name: intern(&crate::names::short(e.type_name)),
+            type_id: (e.type_id)(),
+            readers,
+            markers: Some(markers),
+            schema,
+        }
+    }
+}
+
 impl Table {
+    /// `Registry::from_entries` past its registrations.
+    fn from_registrations(
+        name: &str,
+        key: Option<&'static str>,
+        settings: TraitSettings,
+        mut subtypes: Vec<Member>,
+    ) -> Self {
+        subtypes.sort_by(|a, b| (a.type_name, &a.tag).cmp(&(b.type_name, &b.tag)));
+        let mut out = Table::build(name, key.map(Arc::from), subtypes, TagPosition::First);
+        out.max_depth = settings.max_depth;
+        out.set_limits(settings.max_buffer, settings.require_tag_first);
+        out.exact_numbers = settings.exact_numbers;
+        out.visible = settings.visible && out.key.is_some();
+        out.set_representation(
+            settings.external,
+            settings.content,
+            settings.deny_unknown_fields,
+        );
+        if out.entries.is_empty() {
+            let problem = format!(
+                "no subtypes are registered for {name} (none were found at run time; inventory registers nothing on platforms without static constructors)"
+            );
+            out.fatal = Some(problem.clone());
+            out.problems.push(problem);
+        }
+        out
+    }
+
+    /// The table of `entries`, in this order.
+    fn build(
+        name: &str,
+        key: Option<Arc<str>>,
+        entries: Vec<Member>,
+        position: TagPosition,
+    ) -> Self {
+        let mut out = Table {
+            name: intern(name),
+            key: key.as_deref().map(intern),
+            entries: Vec::new(),
+            owners: TagIndex::default(),
+            by_type: map(),
+            fallback: None,
+            presence: map(),
+            fields: Vec::new(),
+            tags: Vec::new(),
+            aliases: Vec::new(),
+            kind: Owner::Trait,
+            problems: Vec::new(),
+            fatal: None,
+            position,
+            max_depth: crate::state::DEFAULT_MAX_DEPTH,
+            max_buffer: None,
+            require_tag_first: false,
+            exact_numbers: false,
+            hoist: None,
+            visible: false,
+            representation: Representation::Internal,
+            write_key: None,
+            request: TagRequest::Str,
+        };
+        out.hoist = out.key;
+        out.write_key = out.key;
+        for (index, entry) in entries.into_iter().enumerate() {
+            let index = index as u32;
+            if let Some(tag) = &entry.tag {
+                out.add_tag(tag, index, &entry);
+            }
+            for alias in &entry.aliases {
+                out.add_tag(alias, index, &entry);
+            }
+            let aliases = &out.tags[out.tags.len() - entry.aliases.len()..];
+            let aliases = intern_tags(aliases);
+            out.aliases.push(aliases);
+            if entry.fallback {
+                match out.fallback {
+                    Some(other) => {
+                        let other = out.entries[other as usize].type_name;
+                        let problem = format!(
+                            "two fallbacks for {}: {other} and {}",
+                            out.name, entry.type_name
+                        );
+                        out.fatal.get_or_insert_with(|| problem.clone());
+                        out.problems.push(problem);
+                    }
+                    None => out.fallback = Some(index),
+                }
+            }
+            for field in &entry.when_fields {
+                if index >= 128 {
+                    out.problems.push(format!(
+                        "{} has more than 128 subtypes; `when_field` works on the first 128",
+                        out.name
+                    ));
+                    break;
+                }
+                *out.presence.entry(field.clone()).or_default() |= 1u128 << index;
+                if !out.fields.contains(field) {
+                    out.fields.push(field.clone());
+                }
+            }
+            out.by_type.entry(entry.type_id).or_insert(index);
+            out.entries.push(entry);
+        }
+        out.owners.finish();
+        out.request = TagRequest::of(&out.tags);
+        out
+    }
+
     fn add_tag(&mut self, tag: &OwnedLiteral, index: u32, entry: &Member) {
         let slot = self.owners.claim(tag, index);
         match *slot {
