@@ -49,12 +49,31 @@ impl Instance {
     ) -> Self
     where
         T: ?Sized + Upcast<C> + 'static,
-        C: DeserializeOwned + 'static,
+        C: Serialize + DeserializeOwned + 'static,
     {
         Instance {
             object: TypeId::of::<T>,
             entry,
             readers: any_readers::<T, C>,
+            markers,
+            described,
+        }
+    }
+
+    /// [`new`](Self::new) for a trait in the external or adjacent form.
+    pub const fn wrapped<T, C>(
+        entry: Entry,
+        markers: fn() -> Conversions,
+        described: Option<Described>,
+    ) -> Self
+    where
+        T: ?Sized + Upcast<C> + 'static,
+        C: Serialize + DeserializeOwned + 'static,
+    {
+        Instance {
+            object: TypeId::of::<T>,
+            entry,
+            readers: any_wrapped::<T, C>,
             markers,
             described,
         }
@@ -84,9 +103,19 @@ impl Instance {
 fn any_readers<T, C>() -> AnyReaders
 where
     T: ?Sized + Upcast<C> + 'static,
-    C: DeserializeOwned + 'static,
+    C: Serialize + DeserializeOwned + 'static,
 {
     crate::native::readers::<T, C>().any()
+}
+
+/// `C`'s readers for `T` in the external or adjacent form, without their
+/// `T`.
+fn any_wrapped<T, C>() -> AnyReaders
+where
+    T: ?Sized + Upcast<C> + 'static,
+    C: Serialize + DeserializeOwned + 'static,
+{
+    crate::native::readers_wrapped::<T, C>().any()
 }
 
 /// `C`'s readers and writer compiled for serde_json besides, for `T`,

@@ -858,20 +858,24 @@
 //! ## Compiled readers: `compiled`
 //!
 //! A registered type's reader is compiled at its impl, before any format is
-//! known, so by default a payload is read and written through a
-//! type-erased boundary: one copy of the type's reader serves every format
-//! and reader, which is what keeps a crate registering hundreds of impls
-//! about as cheap to build as with typetag. `compiled` on the trait (every
-//! impl) or on one impl (a hot type) adds the type's reader and writer
+//! known, so by default a payload is read through a type-erased boundary:
+//! one copy of the type's reader serves every format and reader, which is
+//! what keeps a crate registering hundreds of impls about as cheap to build
+//! as with typetag. Writing to serde_json's compact writer into a
+//! `Vec<u8>` (`to_string`, `to_vec`, `to_writer(&mut vec, ..)`) is
+//! compiled for every registration: one copy of the type's `Serialize`,
+//! for the trait's form, as fast as an enum's. `compiled` on the trait
+//! (every impl) or on one impl (a hot type) adds the type's readers
 //! compiled for serde_json: with `from_str` and `from_slice` (and a
-//! `Deserializer` over a `&str` or `&[u8]`), and with its compact writer
-//! into a `Vec<u8>` (`to_string`, `to_vec`, `to_writer(&mut vec, ..)`), the
-//! payload is then read and written as fast as an enum's, at the price of
-//! compiling it about three more times where it is registered
-//! (PERFORMANCE.md has both sides). Every other format, reader and writer
-//! takes the erased path either way. Both paths give the same values and
-//! the same errors. A profile asks for it per type,
-//! [`ProfileBuilder::compiled`].
+//! `Deserializer` over a `&str` or `&[u8]`) the payload is then read as
+//! fast as an enum's, at the price of compiling its reader three more
+//! times where it is registered (PERFORMANCE.md has both sides); it also
+//! compiles the writer without a tag entry (a fallback or presence-mode
+//! type of an internally tagged trait). Every other format, reader and
+//! writer takes the erased path either way. Both paths give the same values
+//! and the same errors. A profile asks for it per type,
+//! [`ProfileBuilder::compiled`]; its subtypes always have both writers,
+//! since its form is chosen after them.
 //!
 //! ```
 //! use json_subtypes::json_subtypes;
@@ -913,7 +917,7 @@
 //! Shown by `test_native` (each case on a trait with `compiled`, one
 //! without and one whose impls choose):
 //! `compiled_registrations_read_str_and_slice_input_without_erasure`,
-//! `compiled_registrations_write_to_a_vec_without_erasure`,
+//! `writes_with_the_tag_reach_a_vec_without_erasure`,
 //! `every_reader_and_writer_gives_the_same_value`,
 //! `every_reader_gives_the_same_error`,
 //! `a_profile_reads_and_writes_compiled_only_the_types_it_is_told`; and
@@ -1539,7 +1543,7 @@ pub mod __private {
     pub use crate::shape::{fields, newtype, no_variant, unit, FieldRefs, FieldTuple, StructShape};
     pub use json_subtypes_macros::__JsonSubtypes;
     pub mod native {
-        pub use crate::native::{compiled, readers, Readers};
+        pub use crate::native::{compiled, readers, readers_wrapped, Readers};
     }
     pub mod marker {
         pub use crate::marker::{probe, Conversions, Markers, Probe};

@@ -1,20 +1,23 @@
-//! serde_json without the erased boundary, for the types that ask for it.
+//! serde_json without the erased boundary.
 //!
 //! A registered type's reader is compiled at its impl, before any format is
 //! known, so a trait object's payload is read through `erased` whatever the
 //! format, and every value crosses that boundary twice. serde_json is the
 //! format nearly every user reads and writes, and there the crossings cost
-//! a share of a read's instructions (PERFORMANCE.md). A registration that
-//! says `compiled` (on the trait or on the impl; `ProfileBuilder::compiled`
-//! for a profile) therefore also carries its reader compiled for the
-//! payloads the engine builds over serde_json's `&str` and `&[u8]` readers
-//! and over our replay of a prefix buffered from them (where an object
-//! nested in one whose tag came later is read from), and its writer
-//! compiled for serde_json's compact writer into a `Vec<u8>` (`to_string`,
-//! `to_vec`, `to_writer` into a `&mut Vec<u8>`). Those copies are most of
-//! what a registration costs to build, which is why they are asked for, not
-//! given: by default a registration carries the erased reader only
-//! ([`readers`]), and [`compiled`] adds them.
+//! a share of a read's instructions (PERFORMANCE.md). So every registration
+//! carries its type's writer compiled for serde_json's compact writer into
+//! a `Vec<u8>` (`to_string`, `to_vec`, `to_writer` into a `&mut Vec<u8>`),
+//! for its trait's form (with the tag entry, or without it in the external
+//! and adjacent forms): one copy of its `Serialize`, where erased-serde
+//! costs a third more per write. A registration that says `compiled` (on
+//! the trait or on the impl; `ProfileBuilder::compiled` for a profile) also
+//! carries its reader compiled for the payloads the engine builds over
+//! serde_json's `&str` and `&[u8]` readers and over our replay of a prefix
+//! buffered from them (where an object nested in one whose tag came later
+//! is read from), and both writers. Those three readers were most of what
+//! a registration cost to build, which is why they are asked for, not
+//! given: [`readers`] (or [`readers_wrapped`]) is the default, [`compiled`]
+//! adds them.
 //!
 //! The engine compares the type it holds with those and calls the compiled
 //! code on a match; every other format, reader and writer goes through
@@ -45,7 +48,7 @@ use serde_json::de::{SliceRead, StrRead};
 
 use crate::buffer::ReplayMap;
 use crate::erased::ErasedDeserializer;
-use crate::object::{JsonOut, JsonWriter, Upcast};
+use crate::object::{JsonWriter, TaggedJson, Upcast};
 use crate::rest::{Payload, Rest};
 
 use same_type::{Compiled, Erased};
@@ -65,9 +68,13 @@ type ReadErased = for<'a, 'de> fn(
     &'a dyn Any,
 ) -> Result<(), crate::erased::Error>;
 
-/// Writes one registered type, given as `dyn Any`, to serde_json's compact
-/// writer into a `Vec<u8>`.
-pub(crate) type WriteJson = fn(&dyn Any, JsonOut<'_, '_>) -> serde_json::Result<()>;
+/// Writes one registered type, given as `dyn Any`, with its tag entry to
+/// serde_json's compact writer into a `Vec<u8>`.
+pub(crate) type WriteTagged = fn(&dyn Any, TaggedJson<'_, '_>) -> serde_json::Result<()>;
+
+/// Writes one registered type, given as `dyn Any`, without a tag to
+/// serde_json's compact writer into a `Vec<u8>`.
+pub(crate) type WriteBare = fn(&dyn Any, JsonWriter<'_, '_>) -> serde_json::Result<()>;
 
 /// A slot that is not the one its reader was made for: cannot happen (a
 /// `Registry<T>` holds only readers made for `T`), reported rather than
@@ -79,11 +86,12 @@ const WRONG_SLOT: &str = "json_subtypes: a subtype's reader was handed another t
 /// assumed.
 const WRONG_VALUE: &str = "json_subtypes: a subtype's writer was handed another type";
 
-/// One registered type's readers, boxed as `T`: the erased one for every
-/// format and, when the registration is `compiled`, those compiled for
-/// serde_json (its `&str` and `&[u8]` readers, and our replay of what was
-/// buffered from them) and its writer compiled for serde_json's compact
-/// writer into a `Vec<u8>`.
+/// One registered type's readers, boxed as `T`, and its writers: the
+/// erased reader for every format, its writer with the tag compiled for
+/// serde_json's compact writer into a `Vec<u8>`, and when the registration
+/// is `compiled`, the readers compiled for serde_json (its `&str` and
+/// `&[u8]` readers, and our replay of what was buffered from them) and the
+/// writer without a tag.
 pub struct Readers<T: ?Sized> {
     any: AnyReaders,
     marker: PhantomData<fn() -> Box<T>>,
@@ -109,21 +117,29 @@ impl<T: ?Sized> Readers<T> {
 pub(crate) struct AnyReaders {
     list: [Option<Reader>; 3],
     erased: ReadErased,
-    json: Option<WriteJson>,
+    tagged: Option<WriteTagged>,
+    bare: Option<WriteBare>,
 }
 
 impl AnyReaders {
-    /// The writer compiled for serde_json, when the registration has one.
+    /// The writer with the tag compiled for serde_json, when the
+    /// registration has it (the internally tagged form's).
     #[inline]
-    pub(crate) fn json_writer(&self) -> Option<WriteJson> {
-        self.json
+    pub(crate) fn json_tagged(&self) -> Option<WriteTagged> {
+        self.tagged
+    }
+
+    /// The writer without a tag compiled for serde_json, when the
+    /// registration has it (the external and adjacent forms').
+    #[inline]
+    pub(crate) fn json_bare(&self) -> Option<WriteBare> {
+        self.bare
     }
 }
 
-/// `C`'s reader through the erased path, boxed as `T`: what a registration
-/// carries by default, for every format. Generated registrations hold this
-/// function (or [`compiled`]); it runs when the registry is built.
-pub fn readers<T, C>() -> Readers<T>
+/// `C`'s erased reader and the given writers, boxed as `T`.
+#[inline]
+fn erased<T, C>(tagged: Option<WriteTagged>, bare: Option<WriteBare>) -> Readers<T>
 where
     T: ?Sized + Upcast<C> + 'static,
     C: DeserializeOwned + 'static,
@@ -132,15 +148,52 @@ where
         any: AnyReaders {
             list: [None; 3],
             erased: read_erased::<T, C>,
-            json: None,
+            tagged,
+            bare,
         },
         marker: PhantomData,
     }
 }
 
-/// [`readers`], and `C`'s readers compiled for serde_json's `&str` and
-/// `&[u8]` input and its writer compiled for serde_json's compact writer
-/// into a `Vec<u8>`: what a `compiled` registration carries.
+/// `C`'s reader through the erased path, boxed as `T`, and its writer
+/// with the tag compiled for serde_json's compact writer into a `Vec<u8>`:
+/// what a registration of an internally tagged trait carries by default.
+/// The writer is kept because it is one copy of `C`'s `Serialize` where
+/// the readers were three of its `Deserialize`, and writing through
+/// erased-serde costs a third more. Generated registrations hold this
+/// function (or [`readers_wrapped`], [`compiled`]); it runs when the
+/// registry is built.
+pub fn readers<T, C>() -> Readers<T>
+where
+    T: ?Sized + Upcast<C> + 'static,
+    C: Serialize + DeserializeOwned + 'static,
+{
+    erased::<T, C>(Some(write_tagged::<C>), None)
+}
+
+/// [`readers`] for a trait in the external or adjacent form, which writes
+/// its payloads without a tag entry.
+pub fn readers_wrapped<T, C>() -> Readers<T>
+where
+    T: ?Sized + Upcast<C> + 'static,
+    C: Serialize + DeserializeOwned + 'static,
+{
+    erased::<T, C>(None, Some(write_bare::<C>))
+}
+
+/// A profile's subtype: both writers, since its form is chosen after its
+/// subtypes are added.
+pub(crate) fn profile_readers<T, C>() -> Readers<T>
+where
+    T: ?Sized + Upcast<C> + 'static,
+    C: Serialize + DeserializeOwned + 'static,
+{
+    erased::<T, C>(Some(write_tagged::<C>), Some(write_bare::<C>))
+}
+
+/// `C`'s readers compiled for serde_json's `&str` and `&[u8]` input
+/// besides the erased one, and both writers: what a `compiled`
+/// registration carries.
 pub fn compiled<T, C>() -> Readers<T>
 where
     T: ?Sized + Upcast<C> + 'static,
@@ -157,24 +210,32 @@ where
         any: AnyReaders {
             list: [from_str.ok(), from_slice.ok(), Some(replayed)],
             erased: read_erased::<T, C>,
-            json: Some(write_compiled::<C>),
+            tagged: Some(write_tagged::<C>),
+            bare: Some(write_bare::<C>),
         },
         marker: PhantomData,
     }
 }
 
-/// Writes `value`, a `C`, to serde_json's compact writer: the compiled
-/// writer of a `compiled` registration.
-fn write_compiled<C: Serialize + 'static>(
+/// Writes `value`, a `C`, with its tag entry to serde_json's compact writer.
+fn write_tagged<C: Serialize + 'static>(
     value: &dyn Any,
-    out: JsonOut<'_, '_>,
+    out: TaggedJson<'_, '_>,
 ) -> serde_json::Result<()> {
-    let Some(value) = value.downcast_ref::<C>() else {
-        return Err(serde::ser::Error::custom(WRONG_VALUE));
-    };
-    match out {
-        JsonOut::Tagged(payload) => value.serialize(payload),
-        JsonOut::Bare(serializer) => value.serialize(serializer),
+    match value.downcast_ref::<C>() {
+        Some(value) => value.serialize(out),
+        None => Err(serde::ser::Error::custom(WRONG_VALUE)),
+    }
+}
+
+/// Writes `value`, a `C`, without a tag to serde_json's compact writer.
+fn write_bare<C: Serialize + 'static>(
+    value: &dyn Any,
+    out: JsonWriter<'_, '_>,
+) -> serde_json::Result<()> {
+    match value.downcast_ref::<C>() {
+        Some(value) => value.serialize(out),
+        None => Err(serde::ser::Error::custom(WRONG_VALUE)),
     }
 }
 

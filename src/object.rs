@@ -1,8 +1,8 @@
 //! The trait objects' own traits, which every layer above boxes and
 //! writes through: [`Subtype`] (a value whose type is known at run time and
 //! that writes itself without knowing it) and [`Upcast`] (`dyn Trait` can
-//! hold a `C`), with what a `compiled` subtype's writer writes to on
-//! serde_json's compact writer (`JsonOut`).
+//! hold a `C`), with what a subtype's compiled writer writes to on
+//! serde_json's compact writer (`JsonWriter`, `TaggedJson`).
 
 use core::any::TypeId;
 
@@ -70,14 +70,9 @@ impl<T: Serialize + 'static> Subtype for T {
 /// and `to_writer(&mut vec, ..)` use.
 pub type JsonWriter<'a, 'b> = &'a mut serde_json::Serializer<&'b mut Vec<u8>>;
 
-/// What a `compiled` subtype's writer writes to when the serializer is a
-/// [`JsonWriter`] (see `native::compiled`).
-pub enum JsonOut<'a, 'b> {
-    /// With the tag entry.
-    Tagged(PayloadSerializer<'a, JsonWriter<'a, 'b>, &'a OwnedLiteral>),
-    /// As it is (no tag key, or the tag omitted).
-    Bare(JsonWriter<'a, 'b>),
-}
+/// What a subtype's compiled writer writes to when the serializer is a
+/// [`JsonWriter`] and the tag goes in (see `native::readers`).
+pub type TaggedJson<'a, 'b> = PayloadSerializer<'a, JsonWriter<'a, 'b>, &'a OwnedLiteral>;
 
 /// `Self` (a `dyn Trait`) can hold a `C`: the bound of
 /// [`ProfileBuilder::subtype`](crate::ProfileBuilder::subtype), [`when_field`](crate::ProfileBuilder::when_field)

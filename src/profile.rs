@@ -629,7 +629,7 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
             when_fields,
             type_name: short_name::<C>(),
             type_id: TypeId::of::<C>(),
-            readers: crate::native::readers::<T, C>().any(),
+            readers: crate::native::profile_readers::<T, C>().any(),
             markers,
             schema: None,
         });

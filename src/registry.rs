@@ -14,7 +14,7 @@ use serde::ser::{Error as _, Serializer};
 use crate::dispatch::{deserialize_with, Subtypes};
 use crate::marker::Conversions;
 use crate::native::{write_json, AnyReaders, Readers, Slot};
-use crate::object::{JsonOut, Subtype};
+use crate::object::Subtype;
 use crate::representation::{adjacent, external, Adjacent, Bare, Representation};
 use crate::rest::Payload;
 use crate::tag::{
@@ -730,7 +730,7 @@ impl Table {
     ) -> Result<S::Ok, S::Error> {
         let value = Bare {
             value,
-            json: entry.readers.json_writer(),
+            json: entry.readers.json_bare(),
         };
         match (&entry.tag, self.representation) {
             (Some(tag), Representation::Adjacent(form)) => {
@@ -784,18 +784,26 @@ impl Table {
             let owner = (self.kind, self.name);
             TagEntry::for_type(key, tag, owner, entry.type_name, last, visible)
         });
-        let serializer = match entry.readers.json_writer() {
-            Some(write) => match write_json(serializer, |json| {
-                let out = match &tagged {
-                    Some(tagged) => JsonOut::Tagged(PayloadSerializer::new(json, tagged)),
-                    None => JsonOut::Bare(json),
-                };
-                write(value.__json_subtypes_as_any(), out)
-            }) {
-                Ok(done) => return done,
-                Err(serializer) => serializer,
+        // serde_json's compact writer into a `Vec<u8>`: the registration's
+        // compiled writer for the form it writes, when it has one.
+        let written = match (&tagged, &entry.readers) {
+            (Some(tagged), readers) => match readers.json_tagged() {
+                Some(write) => write_json(serializer, |json| {
+                    let out = PayloadSerializer::new(json, tagged);
+                    write(value.__json_subtypes_as_any(), out)
+                }),
+                None => Err(serializer),
             },
-            None => serializer,
+            (None, readers) => match readers.json_bare() {
+                Some(write) => write_json(serializer, |json| {
+                    write(value.__json_subtypes_as_any(), json)
+                }),
+                None => Err(serializer),
+            },
+        };
+        let serializer = match written {
+            Ok(done) => return done,
+            Err(serializer) => serializer,
         };
         let value = value.__json_subtypes_erased();
         match &tagged {

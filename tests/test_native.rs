@@ -144,10 +144,11 @@ macro_rules! nodes {
                     .unwrap()
             }
 
-            pub fn probe_profile(compiled: bool) -> Profile<dyn Node> {
+            pub fn probe_profile(compiled: bool, position: TagPosition) -> Profile<dyn Node> {
                 let builder = Profile::<dyn Node>::builder()
                     .tag("kind")
-                    .subtype::<Probe>("p");
+                    .subtype::<Probe>("p")
+                    .tag_position(position);
                 match compiled {
                     true => builder.compiled::<Probe>(),
                     false => builder,
@@ -168,8 +169,8 @@ macro_rules! nodes {
                     profile(position)
                 }
 
-                fn probe_profile(compiled: bool) -> Profile<Self> {
-                    probe_profile(compiled)
+                fn probe_profile(compiled: bool, position: TagPosition) -> Profile<Self> {
+                    probe_profile(compiled, position)
                 }
             }
         }
@@ -184,7 +185,7 @@ trait Nodes: Debug + Serialize + json_subtypes::Subtype + 'static {
     const IN_BRANCH: bool;
     fn boxed_probe(text: bool) -> Box<Self>;
     fn profile(position: TagPosition) -> Profile<Self>;
-    fn probe_profile(compiled: bool) -> Profile<Self>;
+    fn probe_profile(compiled: bool, position: TagPosition) -> Profile<Self>;
 }
 
 // Every registration compiled, through the trait.
@@ -441,8 +442,10 @@ fn compiled_registrations_read_str_and_slice_input_without_erasure(
     each_trait!(case, text, in_branch);
 }
 
+/// Every registration carries its writer with the tag compiled for
+/// serde_json, `compiled` or not.
 #[test]
-fn compiled_registrations_write_to_a_vec_without_erasure() {
+fn writes_with_the_tag_reach_a_vec_without_erasure() {
     fn case<T: ?Sized + Nodes>() {
         let value = T::boxed_probe(false);
         let name = type_name::<T>();
@@ -450,8 +453,7 @@ fn compiled_registrations_write_to_a_vec_without_erasure() {
             write_via(output, &value).unwrap();
             let seen = seen();
             assert_eq!(seen.len(), 1, "{name} {output:?}: {seen:?}");
-            let native =
-                T::PROBE && matches!(output, Output::String | Output::Vec | Output::WriterIntoVec);
+            let native = matches!(output, Output::String | Output::Vec | Output::WriterIntoVec);
             assert_eq!(
                 seen[0].contains("serde_json::ser::Serializer"),
                 native,
@@ -546,20 +548,28 @@ fn profile_case<T: ?Sized + Nodes>(position: TagPosition, written: &str) {
     );
 }
 
+/// A profile reads a type by compiled code only if told `compiled`, and
+/// writes it so always, with the tag and without it (`TagPosition::Omit`):
+/// its form is chosen after its subtypes, so each keeps both writers.
 #[test]
 fn a_profile_reads_and_writes_compiled_only_the_types_it_is_told() {
     fn case<T: ?Sized + Nodes>() {
         for compiled in [false, true] {
-            let profile = T::probe_profile(compiled);
             let name = type_name::<T>();
+            let profile = T::probe_profile(compiled, TagPosition::First);
             let text = r#"{"kind":"p","text":false}"#;
             let read = [
                 profile.from_str(text),
                 profile.from_slice(text.as_bytes()),
                 profile.from_reader(text.as_bytes()),
             ];
-            let seen = seen();
-            for (value, (seen, native)) in read.iter().zip(seen.iter().zip([true, true, false])) {
+            let seen_reading = seen();
+            assert_eq!(seen_reading.len(), 3, "{seen_reading:?}");
+            let omit = T::probe_profile(compiled, TagPosition::Omit);
+            for (value, (seen, native)) in read
+                .iter()
+                .zip(seen_reading.iter().zip([true, true, false]))
+            {
                 assert_eq!(
                     seen.contains("serde_json"),
                     compiled && native,
@@ -567,15 +577,13 @@ fn a_profile_reads_and_writes_compiled_only_the_types_it_is_told() {
                 );
                 let value = value.as_ref().unwrap();
                 assert_eq!(profile.to_string(value).unwrap(), text);
-            }
-            let seen = self::seen();
-            assert_eq!(seen.len(), 3, "{seen:?}");
-            for seen in seen {
-                assert_eq!(
-                    seen.contains("serde_json::ser::Serializer"),
-                    compiled,
-                    "{name} compiled: {compiled}, {seen}"
-                );
+                assert_eq!(omit.to_string(value).unwrap(), r#"{"text":false}"#);
+                let seen = self::seen();
+                assert_eq!(seen.len(), 2, "{seen:?}");
+                for seen in seen {
+                    let json = seen.contains("serde_json::ser::Serializer");
+                    assert!(json, "{name} compiled: {compiled}, {seen}");
+                }
             }
         }
     }

@@ -15,8 +15,8 @@ use serde::de::{self, DeserializeSeed, Deserializer, VariantAccess, Visitor};
 use serde::ser::Serialize;
 
 use crate::dispatch::Subtypes;
-use crate::native::WriteJson;
-use crate::object::{JsonOut, Subtype};
+use crate::native::WriteBare;
+use crate::object::Subtype;
 use crate::tag::{OwnedLiteral, TagRequest, TagSink};
 
 pub(crate) mod adjacent;
@@ -235,14 +235,14 @@ impl<'de, D: Deserializer<'de>> VariantAccess<'de> for ValuePayload<'_, 'de, D> 
 /// one (`native`), else through `erased_serde`.
 pub(crate) struct Bare<'a, V: ?Sized> {
     pub(crate) value: &'a V,
-    pub(crate) json: Option<WriteJson>,
+    pub(crate) json: Option<WriteBare>,
 }
 
 impl<V: ?Sized + Subtype> Serialize for Bare<'_, V> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let serializer = match self.json {
             Some(write) => match crate::native::write_json(serializer, |json| {
-                write(self.value.__json_subtypes_as_any(), JsonOut::Bare(json))
+                write(self.value.__json_subtypes_as_any(), json)
             }) {
                 Ok(done) => return done,
                 Err(serializer) => serializer,

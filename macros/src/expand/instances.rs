@@ -186,11 +186,14 @@ pub fn expand_trait(attrs: ContainerAttrs, mut item: ItemTrait) -> TokenStream {
         ),
     };
 
-    // As for a plain trait (see `traits.rs`): with `compiled`, every
-    // registration carries the serde_json readers and writer.
-    let (readers, readers_bound) = match tr.attrs.compiled.is_some() {
-        true => (quote!(compiled), quote!(+ #private::serde::Serialize)),
-        false => (quote!(new), quote!()),
+    // As for a plain trait (see `traits.rs`): the erased reader and the
+    // writer of the trait's form, or with `compiled` the serde_json readers
+    // and both writers besides.
+    let wrapped = tr.attrs.external.is_some() || tr.attrs.content.is_some();
+    let readers = match (tr.attrs.compiled.is_some(), wrapped) {
+        (true, _) => quote!(compiled),
+        (false, false) => quote!(new),
+        (false, true) => quote!(wrapped),
     };
     item.supertraits
         .push(syn::parse_quote!(::json_subtypes::__private::Subtype));
@@ -212,7 +215,7 @@ pub fn expand_trait(attrs: ContainerAttrs, mut item: ItemTrait) -> TokenStream {
                     markers: fn() -> #private::marker::Conversions,
                 ) -> __Registration
                 where
-                    __C: #bound + #private::serde::de::DeserializeOwned + 'static #readers_bound #schema_bound,
+                    __C: #bound + #private::serde::Serialize + #private::serde::de::DeserializeOwned + 'static #schema_bound,
                 {
                     __Registration(#private::instances::Instance::#readers::<#obj, __C>(entry, markers, #described))
                 }

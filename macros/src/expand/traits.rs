@@ -36,6 +36,7 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
     } = Settings::of(&tr.attrs);
     let schema = tr.attrs.schema.is_some();
     let compiled = tr.attrs.compiled.is_some();
+    let wrapped = tr.attrs.external.is_some() || tr.attrs.content.is_some();
     let ident = tr.ident().clone();
     let description = super::schema::option_str(super::schema::docs(&item.attrs));
     item.supertraits
@@ -43,13 +44,15 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
     let ident = &ident;
     let name = format!("dyn {ident}");
     let private = quote!(::json_subtypes::__private);
-    // What a registration carries by default: the erased reader only, or
-    // with `compiled` also the serde_json reader and writer (see the
-    // runtime's `native`). An impl saying `compiled` asks for the latter
-    // through `__json_subtypes_register_compiled`.
-    let (readers, readers_bound) = match compiled {
-        true => (quote!(compiled), quote!(+ #private::serde::Serialize)),
-        false => (quote!(readers), quote!()),
+    // What a registration carries by default: the erased reader and the
+    // serde_json writer of the trait's form, or with `compiled` also the
+    // serde_json readers and both writers (see the runtime's `native`). An
+    // impl saying `compiled` asks for the latter through
+    // `__json_subtypes_register_compiled`.
+    let readers = match (compiled, wrapped) {
+        (true, _) => quote!(compiled),
+        (false, false) => quote!(readers),
+        (false, true) => quote!(readers_wrapped),
     };
     let send = quote!(::core::marker::Send);
     let sync = quote!(::core::marker::Sync);
@@ -176,7 +179,7 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                     markers: fn() -> __Markers,
                 ) -> __Registration
                 where
-                    __C: #ident + #private::serde::de::DeserializeOwned + 'static #readers_bound #schema_bound,
+                    __C: #ident + #private::serde::Serialize + #private::serde::de::DeserializeOwned + 'static #schema_bound,
                 {
                     __Registration(entry, #private::native::#readers::<dyn #ident, __C>, markers, #described)
                 }
