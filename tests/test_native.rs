@@ -316,6 +316,13 @@ fn write_via<T: Serialize + ?Sized>(output: Output, value: &T) -> Result<String,
     r#"{"label":"x","kids":[{"type":7,"label":"y","kids":[]}],"type":7}"#,
     r#"{"type":7,"label":"x","kids":[{"type":7,"label":"y","kids":[]}]}"#
 )]
+// Each level's payload read through the one before it: on the erased path
+// every level hands the next the accesses it was handed (see the runtime's
+// `erased::unwrap`).
+#[case::nested_three_levels(
+    r#"{"kids":[{"type":7,"label":"y","kids":[{"n":3,"type":"leaf","value":"c"},{"type":"other","k":[{"type":true}]}]}],"label":"x","type":7}"#,
+    r#"{"type":7,"label":"x","kids":[{"type":7,"label":"y","kids":[{"type":"leaf","value":"c","n":3},{"type":"other","k":[{"type":true}]}]}]}"#
+)]
 #[case::fallback(r#"{"type":"other","x":[1,2]}"#, r#"{"type":"other","x":[1,2]}"#)]
 #[case::no_tag(r#"{"x":{"y":null}}"#, r#"{"x":{"y":null}}"#)]
 fn every_reader_and_writer_gives_the_same_value(#[case] text: &str, #[case] written: &str) {
@@ -372,6 +379,10 @@ fn every_reader_and_writer_gives_the_same_value(#[case] text: &str, #[case] writ
 #[case::kid_not_an_object(
     r#"{"type":7,"label":"x","kids":[{"type":"leaf","value":"b","n":2},5]}"#,
     "invalid type: integer `5`, expected a map with a `type` tag for dyn Node at line 1 column 65"
+)]
+#[case::bad_grandkid(
+    r#"{"type":7,"label":"x","kids":[{"type":7,"label":"y","kids":[{"type":"leaf","value":[],"n":1}]}]}"#,
+    "invalid type: sequence, expected a string at line 1 column 83"
 )]
 #[case::bad_json(
     r#"{"type":"leaf","value":"a","n":1,}"#,

@@ -213,6 +213,12 @@ impl<'a, 'de> ErasedMap<'a, 'de> {
             human_readable,
         }
     }
+
+    /// The access it wraps.
+    #[inline]
+    pub(super) fn inner(&mut self) -> &mut dyn ErasedMapAccess<'de> {
+        &mut *self.map
+    }
 }
 
 struct ValueSource<'a, 'de> {
@@ -311,6 +317,12 @@ impl<'a, 'de> ErasedSeq<'a, 'de> {
             seq,
             human_readable,
         }
+    }
+
+    /// The access it wraps.
+    #[inline]
+    pub(super) fn inner(&mut self) -> &mut dyn ErasedSeqAccess<'de> {
+        &mut *self.seq
     }
 }
 

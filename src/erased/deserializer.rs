@@ -68,6 +68,11 @@ impl<S> Crossing<S> {
             human_readable,
         }
     }
+
+    #[inline]
+    pub(super) fn source_mut(&mut self) -> &mut S {
+        &mut self.source
+    }
 }
 
 macro_rules! probe_requests {
@@ -157,6 +162,14 @@ impl<'de, S: Source<'de>> Deserializer<'de> for Crossing<S> {
 
 /// A whole erased deserializer as a source.
 pub(super) struct Whole<'a, 'de>(&'a mut dyn ErasedDeserializer<'de>);
+
+impl<'de> Whole<'_, 'de> {
+    /// The deserializer it reads from.
+    #[inline]
+    pub(super) fn inner(&mut self) -> &mut dyn ErasedDeserializer<'de> {
+        &mut *self.0
+    }
+}
 
 impl<'de> Source<'de> for Whole<'_, 'de> {
     #[inline]

@@ -23,6 +23,7 @@ mod deserializer;
 mod enums;
 mod error;
 mod request;
+mod unwrap;
 mod visitor;
 
 use self::deserializer::whole;

@@ -10,6 +10,7 @@ use super::access::{ErasedMap, ErasedMapAccess, ErasedSeq, ErasedSeqAccess};
 use super::deserializer::{whole, ErasedDeserializer};
 use super::enums::{EnumSlot, ErasedEnum, ErasedEnumAccess};
 use super::error::{unerase, used, Error};
+use super::unwrap;
 
 /// A `visit_*` call and its argument, for every visit but the frequent
 /// scalars (which have methods of their own, below). They cross as one enum
@@ -222,32 +223,48 @@ macro_rules! forward_visits {
             Ok($done)
         }
 
+        // The accesses below are handed on unwrapped when they are our own
+        // (see `unwrap`), so nested trait objects add no layer per level.
         #[inline]
-        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-            self.0.erased_visit(Visit::Some(&mut Some(d))).map_err(unerase)?;
+        fn visit_some<D: Deserializer<'de>>(self, mut d: D) -> Result<Self::Value, D::Error> {
+            let visit = match unwrap::whole(&mut d) {
+                Some(inner) => self.0.erased_visit(Visit::Some(inner)),
+                None => self.0.erased_visit(Visit::Some(&mut Some(d))),
+            };
+            visit.map_err(unerase)?;
             Ok($done)
         }
 
         #[inline]
         fn visit_newtype_struct<D: Deserializer<'de>>(
             self,
-            d: D,
+            mut d: D,
         ) -> Result<Self::Value, D::Error> {
-            self.0
-                .erased_visit(Visit::NewtypeStruct(&mut Some(d)))
-                .map_err(unerase)?;
+            let visit = match unwrap::whole(&mut d) {
+                Some(inner) => self.0.erased_visit(Visit::NewtypeStruct(inner)),
+                None => self.0.erased_visit(Visit::NewtypeStruct(&mut Some(d))),
+            };
+            visit.map_err(unerase)?;
             Ok($done)
         }
 
         #[inline]
         fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-            self.0.erased_visit(Visit::Seq(&mut seq)).map_err(unerase)?;
+            let visit = match unwrap::seq(&mut seq) {
+                Some(inner) => Visit::Seq(inner),
+                None => Visit::Seq(&mut seq),
+            };
+            self.0.erased_visit(visit).map_err(unerase)?;
             Ok($done)
         }
 
         #[inline]
         fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-            self.0.erased_visit(Visit::Map(&mut map)).map_err(unerase)?;
+            let visit = match unwrap::map(&mut map) {
+                Some(inner) => Visit::Map(inner),
+                None => Visit::Map(&mut map),
+            };
+            self.0.erased_visit(visit).map_err(unerase)?;
             Ok($done)
         }
 
