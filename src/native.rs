@@ -36,7 +36,7 @@
 //! with a visitor that returns the reader instantiated for the map access
 //! it is given (`Capture`).
 
-use core::any::Any;
+use core::any::{Any, TypeId};
 use core::cell::Cell;
 use core::fmt;
 use core::marker::PhantomData;
@@ -48,7 +48,7 @@ use serde_json::de::{SliceRead, StrRead};
 
 use crate::buffer::ReplayMap;
 use crate::erased::ErasedDeserializer;
-use crate::object::{JsonWriter, TaggedJson, Upcast};
+use crate::object::{JsonWriter, Subtype, TaggedJson, Upcast};
 use crate::rest::{Payload, Rest};
 
 use same_type::{Compiled, Erased};
@@ -68,13 +68,58 @@ type ReadErased = for<'a, 'de> fn(
     &'a dyn Any,
 ) -> Result<(), crate::erased::Error>;
 
-/// Writes one registered type, given as `dyn Any`, with its tag entry to
-/// serde_json's compact writer into a `Vec<u8>`.
-pub(crate) type WriteTagged = fn(&dyn Any, TaggedJson<'_, '_>) -> serde_json::Result<()>;
+/// Writes one registered type with its tag entry to serde_json's compact
+/// writer into a `Vec<u8>`.
+pub(crate) type WriteTagged = fn(AnyValue<'_>, TaggedJson<'_, '_>) -> serde_json::Result<()>;
 
-/// Writes one registered type, given as `dyn Any`, without a tag to
-/// serde_json's compact writer into a `Vec<u8>`.
-pub(crate) type WriteBare = fn(&dyn Any, JsonWriter<'_, '_>) -> serde_json::Result<()>;
+/// Writes one registered type without a tag to serde_json's compact writer
+/// into a `Vec<u8>`.
+pub(crate) type WriteBare = fn(AnyValue<'_>, JsonWriter<'_, '_>) -> serde_json::Result<()>;
+
+/// A value being written, with its type erased: what a registration's
+/// writer is handed. Not `&dyn Any`, which would cost a writer two more
+/// calls through vtables per value (one to make it, one to ask its type):
+/// the type was asked already, to find the registration.
+#[derive(Clone, Copy)]
+pub(crate) struct AnyValue<'a> {
+    /// The value's data pointer.
+    ptr: *const (),
+    /// The `TypeId` of the value's own type.
+    id: TypeId,
+    marker: PhantomData<&'a ()>,
+}
+
+impl<'a> AnyValue<'a> {
+    /// `value`, erased.
+    #[inline]
+    pub(crate) fn of<V: ?Sized + Subtype>(value: &'a V) -> Self {
+        AnyValue {
+            ptr: (value as *const V).cast::<()>(),
+            // `Subtype` is sealed: its one impl answers `TypeId::of` the
+            // value's own type, also through a `dyn Trait`.
+            id: value.__json_subtypes_type_id(),
+            marker: PhantomData,
+        }
+    }
+
+    /// The `TypeId` of the value's type.
+    #[inline]
+    pub(crate) fn type_id(&self) -> TypeId {
+        self.id
+    }
+
+    /// The value, when it is a `C`.
+    #[inline]
+    fn downcast<C: 'static>(self) -> Option<&'a C> {
+        if self.id != TypeId::of::<C>() {
+            return None;
+        }
+        // SAFETY: `ptr` is the data pointer of a `&'a V` whose value's
+        // type has the `TypeId` `id` (see `of`), which is `C`'s: it points
+        // to a live `C` for `'a`.
+        Some(unsafe { same_type::deref::<C>(self.ptr) })
+    }
+}
 
 /// A slot that is not the one its reader was made for: cannot happen (a
 /// `Registry<T>` holds only readers made for `T`), reported rather than
@@ -219,10 +264,10 @@ where
 
 /// Writes `value`, a `C`, with its tag entry to serde_json's compact writer.
 fn write_tagged<C: Serialize + 'static>(
-    value: &dyn Any,
+    value: AnyValue<'_>,
     out: TaggedJson<'_, '_>,
 ) -> serde_json::Result<()> {
-    match value.downcast_ref::<C>() {
+    match value.downcast::<C>() {
         Some(value) => value.serialize(out),
         None => Err(serde::ser::Error::custom(WRONG_VALUE)),
     }
@@ -230,10 +275,10 @@ fn write_tagged<C: Serialize + 'static>(
 
 /// Writes `value`, a `C`, without a tag to serde_json's compact writer.
 fn write_bare<C: Serialize + 'static>(
-    value: &dyn Any,
+    value: AnyValue<'_>,
     out: JsonWriter<'_, '_>,
 ) -> serde_json::Result<()> {
-    match value.downcast_ref::<C>() {
+    match value.downcast::<C>() {
         Some(value) => value.serialize(out),
         None => Err(serde::ser::Error::custom(WRONG_VALUE)),
     }
@@ -437,6 +482,18 @@ mod same_type {
         // nor validity (the caller answers for them); the original is never
         // dropped or used again, so the value moves.
         Ok(unsafe { core::mem::transmute_copy::<ManuallyDrop<A>, B>(&value) })
+    }
+
+    /// The `T` that `ptr` points to.
+    ///
+    /// # Safety
+    ///
+    /// `ptr` points to a live `T` for `'a` (the data pointer of a `&'a T`,
+    /// or of a `&'a dyn Trait` whose value is a `T`).
+    #[inline(always)]
+    pub(super) unsafe fn deref<'a, T>(ptr: *const ()) -> &'a T {
+        // SAFETY: as the caller promises.
+        unsafe { &*ptr.cast::<T>() }
     }
 
     /// A function compiled for one argument and result type (`run`).

@@ -39,8 +39,6 @@ pub trait Subtype: erased_serde::Serialize + sealed::Sealed {
     #[doc(hidden)]
     fn __json_subtypes_erased(&self) -> &dyn erased_serde::Serialize;
     #[doc(hidden)]
-    fn __json_subtypes_as_any(&self) -> &dyn core::any::Any;
-    #[doc(hidden)]
     fn __json_subtypes_into_any(self: Box<Self>) -> Box<dyn core::any::Any>;
 }
 
@@ -54,10 +52,6 @@ impl<T: Serialize + 'static> Subtype for T {
     }
 
     fn __json_subtypes_erased(&self) -> &dyn erased_serde::Serialize {
-        self
-    }
-
-    fn __json_subtypes_as_any(&self) -> &dyn core::any::Any {
         self
     }
 

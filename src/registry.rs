@@ -13,7 +13,7 @@ use serde::ser::{Error as _, Serializer};
 
 use crate::dispatch::{deserialize_with, Subtypes};
 use crate::marker::Conversions;
-use crate::native::{write_json, AnyReaders, Readers, Slot};
+use crate::native::{write_json, AnyReaders, AnyValue, Readers, Slot};
 use crate::object::Subtype;
 use crate::representation::{adjacent, external, Adjacent, Bare, Representation};
 use crate::rest::Payload;
@@ -765,7 +765,8 @@ impl Table {
         value: &V,
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
-        let Some(&index) = self.by_type.get(&value.__json_subtypes_type_id()) else {
+        let any = AnyValue::of(value);
+        let Some(&index) = self.by_type.get(&any.type_id()) else {
             return Err(S::Error::custom(
                 self.unregistered(value.__json_subtypes_type_name()),
             ));
@@ -789,15 +790,12 @@ impl Table {
         let written = match (&tagged, &entry.readers) {
             (Some(tagged), readers) => match readers.json_tagged() {
                 Some(write) => write_json(serializer, |json| {
-                    let out = PayloadSerializer::new(json, tagged);
-                    write(value.__json_subtypes_as_any(), out)
+                    write(any, PayloadSerializer::new(json, tagged))
                 }),
                 None => Err(serializer),
             },
             (None, readers) => match readers.json_bare() {
-                Some(write) => write_json(serializer, |json| {
-                    write(value.__json_subtypes_as_any(), json)
-                }),
+                Some(write) => write_json(serializer, |json| write(any, json)),
                 None => Err(serializer),
             },
         };

@@ -15,7 +15,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, VariantAccess, Visitor};
 use serde::ser::Serialize;
 
 use crate::dispatch::Subtypes;
-use crate::native::WriteBare;
+use crate::native::{AnyValue, WriteBare};
 use crate::object::Subtype;
 use crate::tag::{OwnedLiteral, TagRequest, TagSink};
 
@@ -242,7 +242,7 @@ impl<V: ?Sized + Subtype> Serialize for Bare<'_, V> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let serializer = match self.json {
             Some(write) => match crate::native::write_json(serializer, |json| {
-                write(self.value.__json_subtypes_as_any(), json)
+                write(AnyValue::of(self.value), json)
             }) {
                 Ok(done) => return done,
                 Err(serializer) => serializer,
