@@ -18,12 +18,8 @@ use core::fmt;
 
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 
-use crate::buffer::{parse_float, without_position, Buffer, Limit, Recorder};
+use crate::buffer::{parse_float, without_position, Buffer, Limit, Recorder, RAW_TOKEN};
 use crate::native::{self, OnJson};
-
-/// The newtype name by which serde_json's `raw_value` feature (turned on by
-/// this crate) hands over a value's text.
-const RAW_TOKEN: &str = "$serde_json::private::RawValue";
 
 /// The value of a map entry before the tag, recorded under `exact_numbers`.
 pub(crate) struct ExactSeed<'b, 'de>(pub(crate) Recorder<'b, 'de>);

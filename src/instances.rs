@@ -269,27 +269,7 @@ fn find_or_build(id: TypeId, build: &dyn Fn() -> Box<dyn Any + Send + Sync>) -> 
 /// `dyn a::Strategy<alloc::string::String>` -> `dyn Strategy<String>`:
 /// the instantiation's name in messages.
 pub(crate) fn object_name<T: ?Sized>() -> String {
-    short_type_name(core::any::type_name::<T>())
-}
-
-/// A type's name with every path shortened to its last segment.
-pub(crate) fn short_type_name(full: &str) -> String {
-    let mut out = String::with_capacity(full.len());
-    let mut path = String::new();
-    let flush = |path: &mut String, out: &mut String| {
-        out.push_str(path.rsplit("::").next().unwrap_or(path));
-        path.clear();
-    };
-    for c in full.chars() {
-        if c.is_alphanumeric() || c == '_' || c == ':' {
-            path.push(c);
-        } else {
-            flush(&mut path, &mut out);
-            out.push(c);
-        }
-    }
-    flush(&mut path, &mut out);
-    out
+    crate::names::short_of::<T>()
 }
 
 /// The name of an instantiation's JSON Schema (`Strategy_for_f64`, as

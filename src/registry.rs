@@ -893,8 +893,8 @@ impl<'de> Subtypes<'de> for Walk<'_> {
     }
 
     /// Every registry's tags are read by the one shared reader, the table
-    /// looked up through `dyn` (issue 15: a reader per registry compiled a
-    /// format's `deserialize_any` once per trait).
+    /// looked up through `dyn`: a reader per registry would compile a
+    /// format's `deserialize_any` once per trait.
     #[inline]
     fn read_tag<D>(&self, tag: D, sink: Option<TagSink<'_, 'de>>) -> Result<Option<u32>, D::Error>
     where

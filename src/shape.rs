@@ -6,8 +6,8 @@
 //! does not derive a twin enum. It builds each variant straight from the
 //! payload and writes it through the `TaggedSerializer`, and a struct
 //! variant's fields are handled here, by code generic over the tuple of
-//! their types (issue 15: a derived visitor per struct variant was most of
-//! the expansion). The messages and the accepted forms are exactly serde's
+//! their types (a derived visitor per struct variant was most of the
+//! expansion). The messages and the accepted forms are exactly serde's
 //! derived visitor's, so which path an enum takes is not observable.
 //!
 //! Enums with other serde attributes (`default`, `with`, `flatten`,
@@ -438,7 +438,7 @@ impl<S: Serializer, T: Tagging> TaggedSerializer<S, T> {
 }
 
 /// `TaggedSerializer::fields` without the enum's table: generic over the
-/// tag's type and the fields, so that enums share what they can (issue 15).
+/// tag's type and the fields, so that enums share what they can.
 #[allow(clippy::too_many_arguments)]
 fn write_fields<S: Serializer, G: Serialize, F: FieldRefs>(
     inner: S,

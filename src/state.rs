@@ -1,8 +1,8 @@
 //! The engine's per-thread state, in one context: how deep dispatch levels
 //! nest, the innermost level's limit, and the tag key hoisted for the next
 //! replay. A level sets all three through one guard that puts the
-//! enclosing level's back when dropped, also on unwinding (issue 17: a
-//! payload that panics leaves nothing behind).
+//! enclosing level's back when dropped, also on unwinding (a payload that
+//! panics leaves nothing behind).
 //!
 //! It lives in a thread-local, not in a value passed down, because the
 //! path between two levels runs through the user's `Deserialize` impls and

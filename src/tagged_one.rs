@@ -198,12 +198,12 @@ where
             Ok(value) => Ok(*value),
             Err(_) => Err(format!(
                 "json_subtypes: {} is not the type its id says",
-                short_type_name::<C>()
+                crate::names::short_of::<C>()
             )),
         };
     }
     let Some(expected) = registry.subtype_by_type(wanted) else {
-        let type_name = short_type_name::<C>();
+        let type_name = crate::names::short_of::<C>();
         return Err(format!(
             "cannot read {type_name}: it is not a subtype of {}; {}",
             registry.name(),
@@ -266,8 +266,4 @@ fn written_tag<V: Serialize + ?Sized>(value: &V, key: &str) -> String {
 
 fn json_text<V: Serialize + ?Sized>(value: &V) -> String {
     serde_json::to_string(value).unwrap_or_else(|_| "?".to_owned())
-}
-
-fn short_type_name<C: ?Sized>() -> String {
-    crate::names::short_of::<C>()
 }

@@ -437,7 +437,7 @@ impl<'de, L: Lookup + 'static> Visitor<'de> for FastTagVisitor<'_, 'de, L> {
 
 /// The tag reader when nothing is to be recorded (`sink` is `None`): one
 /// for every table, so a format's `deserialize_any` is compiled once for
-/// it instead of once per enum (issue 15). The table's own lookup, a
+/// it instead of once per enum. The table's own lookup, a
 /// generated `match`, is reached through a function pointer. An unknown
 /// tag is reported from inside the visitor, so the format gives the
 /// error the position of the tag.

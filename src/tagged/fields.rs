@@ -14,8 +14,8 @@ use crate::tag::Literal;
 /// `E` is the tag entry the fields are written beside: borrowed from the
 /// caller for a newtype payload (`&TagEntry`), so that the state the
 /// payload's `serialize` holds and moves is the format's state and one
-/// pointer (issue 16: moving a copy of the entry, its tag and its names
-/// was about a third of that function's instructions); owned for a struct
+/// pointer (moving a copy of the entry, its tag and its names was about
+/// a third of that function's instructions); owned for a struct
 /// variant (`Option<TagEntry>`), whose fields the twin's derived code
 /// writes after `serialize_struct_variant` has returned.
 pub struct Fields<M, E> {
@@ -124,7 +124,7 @@ impl<G: Serialize> Beside for Option<TagEntry<G>> {
 }
 
 /// A unit variant: its tag alone. Generic over the tag's type, not the
-/// enum's table, so that enums share it (issue 15).
+/// enum's table, so that enums share it.
 pub(crate) fn write_unit<S: Serializer, G: Serialize>(
     inner: S,
     name: &'static str,

@@ -15,7 +15,7 @@ use crate::content::{Content, ContentSerializer};
 /// entry as an `OwnEntry`, so that the format's `serialize_field` for it
 /// is not the one shared by the unit, struct-variant and trailing-tag
 /// writes. With one caller, LLVM inlines it into the payload's write, as
-/// serde's twin has its `&str` tag entry inlined (issue 16). Trait objects
+/// serde's twin has its `&str` tag entry inlined. Trait objects
 /// and profiles keep the shared one: their writes measured slower with a
 /// type of their own (PERFORMANCE.md, "Where the write's extra
 /// instructions go").

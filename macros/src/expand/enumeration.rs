@@ -5,7 +5,7 @@
 //!   changes how they are read or written (fields at most renamed) gets no
 //!   serde derive: `build` and `serialize` are a `match` over its variants
 //!   calling the runtime's shared code (`shape.rs`). This is most enums, and
-//!   it is what keeps the expansion below serde's own (issue 15).
+//!   it is what keeps the expansion below serde's own.
 //! - Any other enum's serde code is derived by serde itself on a private
 //!   twin with `#[serde(remote = "...")]`, so every serde field attribute
 //!   (default, with, flatten, borrow...) works unchanged. The twin is

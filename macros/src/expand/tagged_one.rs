@@ -7,7 +7,7 @@
 //! used with `Tagged` compiles none of them to machine code.
 
 use proc_macro2::TokenStream;
-use quote::{quote, ToTokens};
+use quote::quote;
 
 use crate::ast::{Container, Variant};
 use crate::attr::TagValue;
@@ -23,17 +23,15 @@ pub fn generate(cont: &Container) -> TokenStream {
     let name = cont
         .serde_value("rename", false)
         .unwrap_or_else(|| ident.to_string());
-    let payloads: Vec<String> = cont
-        .variants
-        .iter()
-        .filter_map(|v| v.payload())
-        .map(|ty| ty.to_token_stream().to_string())
-        .collect();
+    let payloads: Vec<&syn::Type> = cont.variants.iter().filter_map(|v| v.payload()).collect();
     let impls = cont.variants.iter().enumerate().filter_map(|(index, v)| {
         let ty = v.payload()?;
-        // A type two variants hold would get two impls.
-        let text = ty.to_token_stream().to_string();
-        if !eligible(v) || payloads.iter().filter(|p| **p == text).count() > 1 {
+        // A type two variants hold would get two impls. Types are compared
+        // as syntax trees (syn's `PartialEq` ignores spans): a macro sees
+        // no names resolved, so two spellings of one type (`Dog` and
+        // `self::Dog`, or an alias) are two types here, and rustc reports
+        // the impls that then conflict.
+        if !eligible(v) || payloads.iter().filter(|p| **p == ty).count() > 1 {
             return None;
         }
         // A named type only: a reference would overlap the runtime's impl
