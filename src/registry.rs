@@ -11,7 +11,7 @@ use std::sync::Arc;
 use serde::de::{self, Deserializer};
 use serde::ser::{Error as _, Serializer};
 
-use crate::dispatch::{deserialize_with, Subtypes};
+use crate::dispatch::{deserialize_with, Settings, Subtypes};
 use crate::marker::Conversions;
 use crate::native::{write_json, AnyReaders, AnyValue, Readers, Slot};
 use crate::object::Subtype;
@@ -148,13 +148,13 @@ impl<T: ?Sized> Registry<T> {
 /// A registry without its `T`, which is all the engine's walk needs: tag
 /// tables keyed with ahash, so a known tag is found without allocating.
 pub struct Table {
-    /// Interned once: serializers want `&'static str` names and keys.
-    name: &'static str,
-    key: Option<&'static str>,
+    /// What the engine's walk reads of the set: its key and name (interned
+    /// once: serializers want `&'static str` names and keys), fallback,
+    /// limits and flags.
+    settings: Settings,
     entries: Vec<Member>,
     owners: TagIndex,
     by_type: Map<TypeId, u32>,
-    fallback: Option<u32>,
     presence: Map<Arc<str>, u128>,
     fields: Vec<Arc<str>>,
     tags: Vec<Literal>,
@@ -169,21 +169,6 @@ pub struct Table {
     /// subtypes, two fallbacks); collisions only refuse their own tag.
     pub(crate) fatal: Option<String>,
     position: TagPosition,
-    max_depth: u32,
-    /// `max_buffer`: bytes an object may buffer before its tag.
-    max_buffer: Option<usize>,
-    /// `require_tag_first`: a key before the tag is an error.
-    require_tag_first: bool,
-    /// `exact_numbers`: entries before the tag keep numbers beyond 64 bits
-    /// (see `exact.rs`).
-    exact_numbers: bool,
-    /// The key when a replay may hand the tag entry first: not for a
-    /// limited registry (see `Subtypes::max_buffer`). Kept apart so the
-    /// tag-first read asks one field, as before limits existed.
-    hoist: Option<&'static str>,
-    /// `visible`: every payload reads the tag entry and writes the tag as
-    /// its own field.
-    visible: bool,
     /// How the tag sits beside the payload.
     representation: Representation,
     /// The key the internal form's writer puts the tag under: `key` in
@@ -365,7 +350,7 @@ impl<T: ?Sized + 'static> Registry<T> {
                 let object = crate::marker::object_name::<U>();
                 Err(E::custom(format_args!(
                     "cannot read {type_name} as Box<{object}>: the {} cannot tell whether {type_name} is {}; build a Profile<{object}> for it",
-                    self.name,
+                    self.settings.name,
                     object.split_once(" + ").map_or("", |(_, m)| m),
                 )))
             }
@@ -410,10 +395,10 @@ impl Table {
     ) -> Self {
         subtypes.sort_by(|a, b| (a.type_name, &a.tag).cmp(&(b.type_name, &b.tag)));
         let mut out = Table::build(name, key.map(Arc::from), subtypes, TagPosition::First);
-        out.max_depth = settings.max_depth;
+        out.settings.max_depth = settings.max_depth;
         out.set_limits(settings.max_buffer, settings.require_tag_first);
-        out.exact_numbers = settings.exact_numbers;
-        out.visible = settings.visible && out.key.is_some();
+        out.settings.exact_numbers = settings.exact_numbers;
+        out.settings.visible = settings.visible && out.settings.key.is_some();
         out.set_representation(
             settings.external,
             settings.content,
@@ -436,13 +421,14 @@ impl Table {
         entries: Vec<Member>,
         position: TagPosition,
     ) -> Self {
+        let mut settings = Settings::new(key.as_deref().map(intern), intern(name));
+        // Payloads are read through the type-erased deserializer.
+        settings.erased = true;
         let mut out = Table {
-            name: intern(name),
-            key: key.as_deref().map(intern),
+            settings,
             entries: Vec::new(),
             owners: TagIndex::default(),
             by_type: map(),
-            fallback: None,
             presence: map(),
             fields: Vec::new(),
             tags: Vec::new(),
@@ -451,18 +437,11 @@ impl Table {
             problems: Vec::new(),
             fatal: None,
             position,
-            max_depth: crate::state::DEFAULT_MAX_DEPTH,
-            max_buffer: None,
-            require_tag_first: false,
-            exact_numbers: false,
-            hoist: None,
-            visible: false,
             representation: Representation::Internal,
             write_key: None,
             request: TagRequest::Str,
         };
-        out.hoist = out.key;
-        out.write_key = out.key;
+        out.write_key = out.settings.key;
         for (index, entry) in entries.into_iter().enumerate() {
             let index = index as u32;
             if let Some(tag) = &entry.tag {
@@ -475,24 +454,24 @@ impl Table {
             let aliases = intern_tags(aliases);
             out.aliases.push(aliases);
             if entry.fallback {
-                match out.fallback {
+                match out.settings.fallback {
                     Some(other) => {
                         let other = out.entries[other as usize].type_name;
                         let problem = format!(
                             "two fallbacks for {}: {other} and {}",
-                            out.name, entry.type_name
+                            out.settings.name, entry.type_name
                         );
                         out.fatal.get_or_insert_with(|| problem.clone());
                         out.problems.push(problem);
                     }
-                    None => out.fallback = Some(index),
+                    None => out.settings.fallback = Some(index),
                 }
             }
             for field in &entry.when_fields {
                 if index >= 128 {
                     out.problems.push(format!(
                         "{} has more than 128 subtypes; `when_field` works on the first 128",
-                        out.name
+                        out.settings.name
                     ));
                     break;
                 }
@@ -531,31 +510,29 @@ impl Table {
     }
 
     pub(crate) fn set_max_depth(&mut self, max_depth: u32) {
-        self.max_depth = max_depth;
+        self.settings.max_depth = max_depth;
     }
 
     pub(crate) fn max_depth_value(&self) -> u32 {
-        self.max_depth
+        self.settings.max_depth
     }
 
     /// `max_buffer` and `require_tag_first` (the latter only with a tag key).
     pub(crate) fn set_limits(&mut self, max_buffer: Option<usize>, require_tag_first: bool) {
-        self.max_buffer = max_buffer;
-        self.require_tag_first = require_tag_first && self.key.is_some();
-        let limited = self.max_buffer.is_some() || self.require_tag_first;
-        self.hoist = if limited { None } else { self.key };
+        self.settings.max_buffer = max_buffer;
+        self.settings.require_tag_first = require_tag_first && self.settings.key.is_some();
     }
 
     pub(crate) fn limits(&self) -> (Option<usize>, bool) {
-        (self.max_buffer, self.require_tag_first)
+        (self.settings.max_buffer, self.settings.require_tag_first)
     }
 
     pub(crate) fn set_exact_numbers(&mut self, exact: bool) {
-        self.exact_numbers = exact;
+        self.settings.exact_numbers = exact;
     }
 
     pub(crate) fn exact_numbers_value(&self) -> bool {
-        self.exact_numbers
+        self.settings.exact_numbers
     }
 
     /// Marks the table as a profile's, for messages.
@@ -564,11 +541,11 @@ impl Table {
     }
 
     pub(crate) fn set_visible(&mut self, visible: bool) {
-        self.visible = visible && self.key.is_some();
+        self.settings.visible = visible && self.settings.key.is_some();
     }
 
     pub(crate) fn is_visible(&self) -> bool {
-        self.visible
+        self.settings.visible
     }
 
     /// `external`, or `content` with the tag key, or neither (the internal
@@ -579,10 +556,10 @@ impl Table {
         content: Option<&str>,
         deny_unknown_fields: bool,
     ) {
-        self.representation = match (external, content, self.key) {
+        self.representation = match (external, content, self.settings.key) {
             (true, _, _) => Representation::External,
             (false, Some(content), Some(tag)) => Representation::Adjacent(Adjacent::new(
-                self.name,
+                self.settings.name,
                 tag,
                 content,
                 deny_unknown_fields,
@@ -590,7 +567,7 @@ impl Table {
             _ => Representation::Internal,
         };
         self.write_key = match self.representation {
-            Representation::Internal => self.key,
+            Representation::Internal => self.settings.key,
             _ => None,
         };
         if self.representation != Representation::Internal {
@@ -611,7 +588,7 @@ impl Table {
         if self.representation == Representation::External && self.request == TagRequest::Any {
             let problem = format!(
                 "{} mixes tag kinds in the externally tagged form, where a tag is a map key: JSON writes every key as a string, so an integer or bool tag could not be told from a string; give every subtype a tag of one kind",
-                self.name
+                self.settings.name
             );
             self.fatal.get_or_insert_with(|| problem.clone());
             self.problems.push(problem);
@@ -623,11 +600,11 @@ impl Table {
     }
 
     pub(crate) fn key_string(&self) -> Option<String> {
-        self.key.map(str::to_owned)
+        self.settings.key.map(str::to_owned)
     }
 
     pub(crate) fn tag_key(&self) -> Option<&'static str> {
-        self.key
+        self.settings.key
     }
 
     /// The subtype registered for `type_id` (the first, for a type with
@@ -648,7 +625,7 @@ impl Table {
     }
 
     pub(crate) fn name(&self) -> &str {
-        self.name
+        self.settings.name
     }
 
     /// The message for a value whose type is not registered here (`full`,
@@ -658,7 +635,7 @@ impl Table {
         let type_name = crate::names::short(full);
         format!(
             "cannot serialize {type_name}: its type is not a registered subtype of {}; {}",
-            self.name,
+            self.settings.name,
             self.how_to_register(&type_name, "write")
         )
     }
@@ -682,7 +659,10 @@ impl Table {
 
     /// `Shape` for the registry of `dyn Shape`.
     fn trait_name(&self) -> &str {
-        self.name.strip_prefix("dyn ").unwrap_or(self.name)
+        self.settings
+            .name
+            .strip_prefix("dyn ")
+            .unwrap_or(self.settings.name)
     }
 
     /// What registers a type under the tag `found`, for the unknown-tag
@@ -780,9 +760,9 @@ impl Table {
             _ => None,
         };
         let last = self.position == TagPosition::Last;
-        let visible = self.visible.then(|| self.aliases[index as usize]);
+        let visible = self.settings.visible.then(|| self.aliases[index as usize]);
         let tagged = tagged.map(|(tag, key)| {
-            let owner = (self.kind, self.name);
+            let owner = (self.kind, self.settings.name);
             TagEntry::for_type(key, tag, owner, entry.type_name, last, visible)
         });
         // serde_json's compact writer into a `Vec<u8>`: the registration's
@@ -848,7 +828,7 @@ pub(crate) fn intern(s: &str) -> &'static str {
 
 impl Lookup for Table {
     fn key(&self) -> &str {
-        self.key.unwrap_or_default()
+        self.settings.key.unwrap_or_default()
     }
 
     #[inline]
@@ -876,20 +856,8 @@ impl<'de> Subtypes<'de> for Walk<'_> {
     type Value = ();
 
     #[inline]
-    fn key(&self) -> Option<&str> {
-        self.table.key
-    }
-
-    fn hoist_key(&self) -> Option<&'static str> {
-        self.table.hoist
-    }
-
-    fn name(&self) -> &str {
-        self.table.name
-    }
-
-    fn fallback(&self) -> Option<u32> {
-        self.table.fallback
+    fn settings(&self) -> &Settings {
+        &self.table.settings
     }
 
     /// Every registry's tags are read by the one shared reader, the table
@@ -923,46 +891,13 @@ impl<'de> Subtypes<'de> for Walk<'_> {
             .map_or("?", |e| e.type_name)
     }
 
-    fn erased(&self) -> bool {
-        true
-    }
-
-    #[inline]
-    fn any_visible(&self) -> bool {
-        self.table.visible
-    }
-
     fn is_visible(&self, _: u32) -> bool {
-        self.table.visible
-    }
-
-    fn max_depth(&self) -> u32 {
-        self.table.max_depth
-    }
-
-    #[inline]
-    fn limit(&self) -> Option<crate::buffer::Limit> {
-        let max = self.table.max_buffer?;
-        Some(crate::buffer::Limit {
-            max,
-            name: self.table.name,
-            tag: self.table.key,
-        })
-    }
-
-    #[inline]
-    fn require_tag_first(&self) -> bool {
-        self.table.require_tag_first
+        self.table.settings.visible
     }
 
     // Without the feature no registry can say `exact_numbers` (the key is a
     // compile error, the builder a `BuildError`).
     const MAY_BE_EXACT: bool = cfg!(feature = "exact_numbers");
-
-    #[inline]
-    fn exact_numbers(&self) -> bool {
-        self.table.exact_numbers
-    }
 
     #[inline]
     fn build<P>(&self, index: u32, payload: P) -> Result<(), <P as Deserializer<'de>>::Error>
@@ -1051,8 +986,8 @@ pub fn verify<T: ?Sized + Registered + 'static>() -> Result<(), RegistryError> {
 impl<T: ?Sized> fmt::Debug for Registry<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Registry")
-            .field("name", &self.name)
-            .field("key", &self.key)
+            .field("name", &self.settings.name)
+            .field("key", &self.settings.key)
             .field("subtypes", &self.entries.len())
             .finish()
     }

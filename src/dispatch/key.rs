@@ -23,7 +23,7 @@ pub(super) struct KeySeed<'b, 'de, S> {
 impl<'de, S: Subtypes<'de>> KeySeed<'_, 'de, S> {
     #[inline]
     fn is_tag(&mut self, key: &str) -> bool {
-        match self.subtypes.key() {
+        match self.subtypes.settings().key {
             Some(tag) => key == tag,
             None => {
                 *self.seen |= self.subtypes.presence(key);
@@ -36,10 +36,10 @@ impl<'de, S: Subtypes<'de>> KeySeed<'_, 'de, S> {
     /// it is buffered.
     #[inline]
     fn not_tag<E: de::Error, K: fmt::Display>(&self, key: K) -> Result<(), E> {
-        if self.subtypes.require_tag_first() {
-            let s = self.subtypes;
+        let s = self.subtypes.settings();
+        if s.require_tag_first {
             let first = self.prefix.len() == 0;
-            return not_first(first, s.key().unwrap_or_default(), s.name(), key);
+            return not_first(first, s.key.unwrap_or_default(), s.name, key);
         }
         Ok(())
     }
@@ -225,7 +225,7 @@ impl<'de, S: Subtypes<'de>> KeySeed<'_, 'de, S> {
             self.not_tag(key)?;
         }
         let limit = if S::MAY_LIMIT {
-            self.subtypes.limit()
+            self.subtypes.settings().limit()
         } else {
             None
         };

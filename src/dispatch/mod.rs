@@ -15,15 +15,17 @@ use core::marker::PhantomData;
 
 use serde::de::{self, Deserializer};
 
-use crate::buffer::Limit;
 use crate::rest::{HeadFirst, Payload};
 use crate::tag::{
     FastTagVisitor, HeadValue, LiteralTable, Static, TagRequest, TagSink, TokenVisitor,
 };
 
 mod key;
+mod settings;
 mod variant;
 mod walk;
+
+pub use self::settings::Settings;
 
 pub(crate) use self::variant::VariantSeed;
 
@@ -31,46 +33,15 @@ use self::walk::DispatchVisitor;
 
 /// What generated code provides for an annotated enum.
 pub trait Dispatch<'de>: Sized {
-    /// The tag key, e.g. `"type"`; `None` in presence mode.
-    const KEY: Option<&'static str>;
-
-    /// The enum's name, for messages.
-    const NAME: &'static str;
-
-    /// The fallback variant's index.
-    const FALLBACK: Option<u32> = None;
+    /// The enum's settings, a constant: a branch on one of them is dropped
+    /// before what it calls is instantiated.
+    const SETTINGS: Settings;
 
     /// Presence mode: the variant names, for messages.
     const VARIANTS: &'static [&'static str] = &[];
 
     /// Presence mode: every deciding field, for messages.
     const FIELDS: &'static [&'static str] = &[];
-
-    /// Presence mode: when several variants match, the first declared wins
-    /// instead of an error.
-    const FIRST_MATCH: bool = false;
-
-    /// Whether some variant is `nested` (its payload reads the tag again).
-    const NESTED: bool = false;
-
-    /// `max_depth = N`: how deeply values may nest.
-    const MAX_DEPTH: u32 = crate::state::DEFAULT_MAX_DEPTH;
-
-    /// `max_buffer = N`: how many bytes may be buffered before the tag.
-    const MAX_BUFFER: Option<usize> = None;
-
-    /// `require_tag_first`: a key before the tag is an error.
-    const REQUIRE_TAG_FIRST: bool = false;
-
-    /// `exact_numbers`: entries before the tag keep numbers beyond 64 bits.
-    const EXACT_NUMBERS: bool = false;
-
-    /// `#[serde(expecting = "...")]`: what a value of the wrong type is
-    /// told was expected, instead of our own wording.
-    const EXPECTING: Option<&'static str> = None;
-
-    /// `visible`: whether some variant's payload reads the tag entry too.
-    const VISIBLE: bool = false;
 
     /// `visible`: whether variant `index`'s payload reads the tag entry.
     #[inline]
@@ -142,7 +113,7 @@ pub trait Dispatch<'de>: Sized {
     where
         P: Payload<'de>,
     {
-        let key = Self::KEY.unwrap_or_default();
+        let key = Self::SETTINGS.key.unwrap_or_default();
         deserialize::<Self, _>(HeadFirst::new(head, key, payload))
     }
 }
@@ -159,7 +130,7 @@ where
     T: Dispatch<'de>,
     P: Payload<'de>,
 {
-    let key = T::KEY.unwrap_or_default();
+    let key = T::SETTINGS.key.unwrap_or_default();
     T::build(index, HeadFirst::new(head, key, payload))
 }
 
@@ -170,44 +141,12 @@ pub trait Subtypes<'de> {
     /// What reading produces.
     type Value;
 
-    /// The tag key; `None` in presence mode.
-    fn key(&self) -> Option<&str>;
-
-    /// The tag key when it lives forever, so a replay of our own buffer may
-    /// hand the tag entry first (see `state::Engine::hoist`).
-    fn hoist_key(&self) -> Option<&'static str> {
-        None
-    }
-
-    /// The set's name (`Animal`, `dyn Shape`), for messages.
-    fn name(&self) -> &str;
-
-    /// The set's own words for what a value of the wrong type lacks.
-    fn expecting(&self) -> Option<&str> {
-        None
-    }
-
-    /// The fallback's index.
-    fn fallback(&self) -> Option<u32>;
-
-    /// Presence mode: on several matches, the first declared wins.
-    fn first_match(&self) -> bool {
-        false
-    }
-
-    /// Whether any subtype is `nested` (reads the tag again).
-    fn any_nested(&self) -> bool {
-        false
-    }
+    /// The set's settings.
+    fn settings(&self) -> &Settings;
 
     /// Whether subtype `index` is `nested`.
     fn is_nested(&self, index: u32) -> bool {
         let _ = index;
-        false
-    }
-
-    /// `visible`: whether some subtype reads the tag entry too.
-    fn any_visible(&self) -> bool {
         false
     }
 
@@ -272,25 +211,6 @@ pub trait Subtypes<'de> {
     /// The name of subtype `index`, for messages.
     fn subtype_name(&self, index: u32) -> &str;
 
-    /// How deeply this level's values may nest, counting the levels around it.
-    fn max_depth(&self) -> u32 {
-        crate::state::DEFAULT_MAX_DEPTH
-    }
-
-    /// `max_buffer`: how many bytes of an object may be buffered before its
-    /// tag (in presence mode, of the whole object). A set with a limit
-    /// returns `None` from `hoist_key`, so a replayed object shows its keys
-    /// in their order and the limit sees what the input held.
-    fn limit(&self) -> Option<Limit> {
-        None
-    }
-
-    /// `require_tag_first`: a key before the tag is an error (a set that
-    /// says so does not hoist either).
-    fn require_tag_first(&self) -> bool {
-        false
-    }
-
     /// Whether the tag entry may be kept for a subtype (a fallback, a
     /// `nested` child or a `visible` payload reads it). A constant, as
     /// `MAY_BE_EXACT`: an enum with none of them does not compile that path.
@@ -310,18 +230,6 @@ pub trait Subtypes<'de> {
     /// branch on a constant before it instantiates what the branch calls;
     /// it does not for a method's result).
     const MAY_BE_EXACT: bool = false;
-
-    /// `exact_numbers`: entries before the tag are recorded from
-    /// serde_json's text where it is the format (see `exact.rs`).
-    fn exact_numbers(&self) -> bool {
-        false
-    }
-
-    /// Whether payloads are read through a type-erased deserializer, whose
-    /// errors would lose their position; the engine then keeps the original.
-    fn erased(&self) -> bool {
-        false
-    }
 
     /// Reads subtype `index` from the rest of the object.
     fn build<P>(
@@ -343,7 +251,7 @@ pub trait Subtypes<'de> {
     where
         P: Payload<'de>,
     {
-        let key = self.key().unwrap_or_default();
+        let key = self.settings().key.unwrap_or_default();
         self.build(index, HeadFirst::new(head, key, payload))
     }
 }
@@ -361,48 +269,13 @@ impl<'de, T: Dispatch<'de>> Subtypes<'de> for EnumSubtypes<T> {
     type Value = T;
 
     #[inline]
-    fn key(&self) -> Option<&str> {
-        T::KEY
-    }
-
-    #[inline]
-    fn hoist_key(&self) -> Option<&'static str> {
-        if T::REQUIRE_TAG_FIRST || T::MAX_BUFFER.is_some() {
-            return None;
-        }
-        T::KEY
-    }
-
-    fn name(&self) -> &str {
-        T::NAME
-    }
-
-    fn expecting(&self) -> Option<&str> {
-        T::EXPECTING
-    }
-
-    #[inline]
-    fn fallback(&self) -> Option<u32> {
-        T::FALLBACK
-    }
-
-    fn first_match(&self) -> bool {
-        T::FIRST_MATCH
-    }
-
-    #[inline]
-    fn any_nested(&self) -> bool {
-        T::NESTED
+    fn settings(&self) -> &Settings {
+        &T::SETTINGS
     }
 
     #[inline]
     fn is_nested(&self, index: u32) -> bool {
         T::is_nested(index)
-    }
-
-    #[inline]
-    fn any_visible(&self) -> bool {
-        T::VISIBLE
     }
 
     #[inline]
@@ -453,36 +326,12 @@ impl<'de, T: Dispatch<'de>> Subtypes<'de> for EnumSubtypes<T> {
         T::VARIANTS.get(index as usize).copied().unwrap_or("?")
     }
 
-    #[inline]
-    fn max_depth(&self) -> u32 {
-        T::MAX_DEPTH
-    }
-
-    #[inline]
-    fn limit(&self) -> Option<Limit> {
-        let max = T::MAX_BUFFER?;
-        Some(Limit {
-            max,
-            name: T::NAME,
-            tag: T::KEY,
-        })
-    }
-
-    #[inline]
-    fn require_tag_first(&self) -> bool {
-        T::REQUIRE_TAG_FIRST
-    }
-
-    const MAY_BE_EXACT: bool = T::EXACT_NUMBERS;
-    const MAY_KEEP_TAG: bool = T::FALLBACK.is_some() || T::NESTED || T::VISIBLE;
-    const MAY_BE_PRESENCE: bool = T::KEY.is_none();
-    const MAY_LIMIT: bool = T::MAX_BUFFER.is_some();
-    const MAY_REQUIRE_TAG_FIRST: bool = T::REQUIRE_TAG_FIRST;
-
-    #[inline]
-    fn exact_numbers(&self) -> bool {
-        T::EXACT_NUMBERS
-    }
+    const MAY_BE_EXACT: bool = T::SETTINGS.exact_numbers;
+    const MAY_KEEP_TAG: bool =
+        T::SETTINGS.fallback.is_some() || T::SETTINGS.nested || T::SETTINGS.visible;
+    const MAY_BE_PRESENCE: bool = T::SETTINGS.key.is_none();
+    const MAY_LIMIT: bool = T::SETTINGS.max_buffer.is_some();
+    const MAY_REQUIRE_TAG_FIRST: bool = T::SETTINGS.require_tag_first;
 
     #[inline]
     fn build<P: Payload<'de>>(
@@ -503,7 +352,7 @@ impl<'de, T: Dispatch<'de>> Subtypes<'de> for EnumSubtypes<T> {
         // A constant condition: for an enum without `nested` variants (the
         // engine never hands it a child's tag) the child's path, which
         // compiles every payload once more, is not instantiated at all.
-        if T::NESTED {
+        if T::SETTINGS.nested {
             T::build_head(index, head, payload)
         } else {
             T::build(index, payload)
@@ -527,18 +376,15 @@ where
     S: Subtypes<'de>,
     D: Deserializer<'de>,
 {
-    // An `Unknown` fallback must see entries in their order, so no hoisting.
-    let hoist = subtypes
-        .hoist_key()
-        .filter(|_| subtypes.fallback().is_none());
-    let Some(_level) = crate::state::enter(subtypes.max_depth(), hoist) else {
+    let settings = subtypes.settings();
+    let Some(_level) = crate::state::enter(settings.max_depth, settings.hoist_key()) else {
         return Err(de::Error::custom("recursion limit exceeded"));
     };
     // The type-erased path hands one answer to every value of the payload
     // (see `erased::deserializer::Crossing`), so it needs the format's now.
     // Otherwise the format is asked only when something is buffered (see
     // `Buffer`).
-    let human_readable = subtypes.erased().then(|| deserializer.is_human_readable());
+    let human_readable = settings.erased.then(|| deserializer.is_human_readable());
     deserializer.deserialize_any(DispatchVisitor {
         subtypes,
         human_readable,

@@ -43,7 +43,11 @@ impl<'de, T: Dispatch<'de>> Visitor<'de> for VariantSeed<'_, 'de, T> {
     type Value = Option<u32>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "a variant tag of {} or a variant index", T::NAME)
+        write!(
+            f,
+            "a variant tag of {} or a variant index",
+            T::SETTINGS.name
+        )
     }
 
     fn visit_u64<E: de::Error>(self, index: u64) -> Result<Option<u32>, E> {
@@ -83,7 +87,7 @@ where
     D: Deserializer<'de>,
 {
     deserializer.deserialize_enum(
-        T::NAME,
+        T::SETTINGS.name,
         T::VARIANTS,
         UnitVariant::<T> {
             sink,
@@ -101,7 +105,7 @@ impl<'de, T: Dispatch<'de>> Visitor<'de> for UnitVariant<'_, 'de, T> {
     type Value = Option<u32>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "a variant tag of {}", T::NAME)
+        write!(f, "a variant tag of {}", T::SETTINGS.name)
     }
 
     fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Option<u32>, A::Error> {

@@ -71,9 +71,9 @@ impl<'de, S: Subtypes<'de>> DispatchVisitor<'de, S> {
         Rest {
             prefix,
             live,
-            tag: self.subtypes.key(),
+            tag: self.subtypes.settings().key,
             hint,
-            catch: self.subtypes.erased().then_some(slot),
+            catch: self.subtypes.settings().erased.then_some(slot),
             human_readable,
             from_prefix: false,
         }
@@ -82,16 +82,17 @@ impl<'de, S: Subtypes<'de>> DispatchVisitor<'de, S> {
     /// Presence mode: the one subtype whose fields are all there is to see.
     fn decide<E: de::Error>(&self, seen: u128) -> Result<u32, E> {
         let s = &self.subtypes;
+        let settings = s.settings();
         match seen.count_ones() {
             1 => Ok(seen.trailing_zeros()),
-            0 => s.fallback().ok_or_else(|| {
+            0 => settings.fallback.ok_or_else(|| {
                 E::custom(format_args!(
                     "no subtype of {} matches: expected one of the fields {}",
-                    s.name(),
+                    settings.name,
                     Fields(&s.fields())
                 ))
             }),
-            _ if s.first_match() => Ok(seen.trailing_zeros()),
+            _ if settings.first_match => Ok(seen.trailing_zeros()),
             _ => {
                 let names: Vec<&str> = (0..128u32)
                     .filter(|i| seen & (1u128 << i) != 0)
@@ -100,7 +101,7 @@ impl<'de, S: Subtypes<'de>> DispatchVisitor<'de, S> {
                 let (last, rest) = names.split_last().unwrap_or((&"", &[]));
                 Err(E::custom(format_args!(
                     "ambiguous subtype of {}: the fields match both {} and {last}",
-                    s.name(),
+                    settings.name,
                     rest.join(", ")
                 )))
             }
@@ -142,8 +143,8 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
     type Value = S::Value;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let s = &self.subtypes;
-        expecting(f, s.expecting(), s.key(), s.name())
+        let s = self.subtypes.settings();
+        expecting(f, s.expecting, s.key, s.name)
     }
 
     fn visit_map<A>(self, mut map: A) -> Result<S::Value, A::Error>
@@ -152,6 +153,7 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
     {
         clear_hoist();
         let s = &self.subtypes;
+        let settings = s.settings();
         let mut prefix = Buffer::new();
         let mut seen = 0u128;
         // Read once: the budget is the same for every entry of this object.
@@ -168,7 +170,7 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
                     // The fast path, nothing recorded, is the only one an
                     // enum without those variants compiles.
                     if !S::MAY_KEEP_TAG
-                        || (s.fallback().is_none() && !s.any_nested() && !s.any_visible())
+                        || (settings.fallback.is_none() && !settings.nested && !settings.visible)
                     {
                         let index = map.next_value_seed(KnownTagSeed { subtypes: s })?;
                         let index = index.unwrap_or_default();
@@ -178,15 +180,15 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
                     // for a nested child which reads it first, or for a
                     // `visible` payload which reads it where it was; dropped
                     // again for any other subtype.
-                    let key = s.key().unwrap_or_default();
+                    let key = settings.key.unwrap_or_default();
                     let mark = prefix.mark();
                     let mut head = None;
                     let sink = TagSink {
                         buf: &mut prefix,
                         head: Some(&mut head),
                         key: Some(key),
-                        fallback: s.fallback().is_some(),
-                        visible: s.any_visible(),
+                        fallback: settings.fallback.is_some(),
+                        visible: settings.visible,
                     };
                     let seed = TagSeed {
                         subtypes: s,
@@ -207,15 +209,15 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
                             self.build(index, prefix.prefix_reader(), map, None)
                         }
                         None => {
-                            let fallback = s.fallback().unwrap_or_default();
+                            let fallback = settings.fallback.unwrap_or_default();
                             self.build(fallback, prefix.prefix_reader(), map, Some(key))
                         }
                     };
                 }
-                Some(false) if S::MAY_BE_EXACT && s.exact_numbers() => {
-                    crate::exact::record_value(&mut prefix, &mut map, depth, s.limit())?
+                Some(false) if S::MAY_BE_EXACT && settings.exact_numbers => {
+                    crate::exact::record_value(&mut prefix, &mut map, depth, settings.limit())?
                 }
-                Some(false) => match if S::MAY_LIMIT { s.limit() } else { None } {
+                Some(false) => match if S::MAY_LIMIT { settings.limit() } else { None } {
                     Some(limit) => prefix.record_value_within(&mut map, depth, limit)?,
                     None => prefix.record_value(&mut map, depth)?,
                 },
@@ -228,12 +230,12 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
         if let Some(number) = prefix.lone_number().and_then(bare_number) {
             return Err(A::Error::invalid_type(number, &self));
         }
-        if S::MAY_BE_PRESENCE && s.key().is_none() {
+        if S::MAY_BE_PRESENCE && settings.key.is_none() {
             let index = self.decide(seen)?;
             return self.build(index, prefix.prefix_reader_ended(), map, None);
         }
-        let key = s.key().unwrap_or_default();
-        match s.fallback() {
+        let key = settings.key.unwrap_or_default();
+        match settings.fallback {
             Some(fallback) if S::MAY_KEEP_TAG => {
                 self.build(fallback, prefix.prefix_reader_ended(), map, Some(key))
             }
@@ -249,7 +251,7 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
     {
         clear_hoist();
         let s = &self.subtypes;
-        if s.key().is_none() {
+        if s.settings().key.is_none() {
             return Err(A::Error::invalid_type(Unexpected::Seq, &self));
         }
         match seq.next_element_seed(KnownTagSeed { subtypes: s })? {

@@ -114,7 +114,7 @@ where
     S: Subtypes<'de>,
     D: Deserializer<'de>,
 {
-    let Some(_level) = crate::state::enter(subtypes.max_depth(), None) else {
+    let Some(_level) = crate::state::enter(subtypes.settings().max_depth, None) else {
         return Err(D::Error::custom("recursion limit exceeded"));
     };
     let human_readable = deserializer.is_human_readable();
@@ -148,7 +148,7 @@ impl<'de, S: Subtypes<'de>> AdjacentVisitor<'de, S> {
         limit: Option<Limit>,
     ) -> Result<(), A::Error> {
         let s = &self.subtypes;
-        if S::MAY_BE_EXACT && s.exact_numbers() {
+        if S::MAY_BE_EXACT && s.settings().exact_numbers {
             return crate::exact::record_value(buf, map, depth, limit);
         }
         match limit {
@@ -184,7 +184,7 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for AdjacentVisitor<'de, S> {
         write!(
             f,
             "a map with the subtype tag of {} in `{}` and its content in `{}`",
-            self.subtypes.name(),
+            self.subtypes.settings().name,
             self.form.tag(),
             self.form.content()
         )
@@ -194,9 +194,17 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for AdjacentVisitor<'de, S> {
         clear_hoist();
         let s = &self.subtypes;
         let form = self.form;
-        let fallback = if S::MAY_KEEP_TAG { s.fallback() } else { None };
-        let limit = if S::MAY_LIMIT { s.limit() } else { None };
-        let tag_first = S::MAY_REQUIRE_TAG_FIRST && s.require_tag_first();
+        let fallback = if S::MAY_KEEP_TAG {
+            s.settings().fallback
+        } else {
+            None
+        };
+        let limit = if S::MAY_LIMIT {
+            s.settings().limit()
+        } else {
+            None
+        };
+        let tag_first = S::MAY_REQUIRE_TAG_FIRST && s.settings().require_tag_first;
         let depth = crate::state::remaining();
         // Before the tag: the content recorded (and, for a fallback, every
         // entry with its key).
@@ -207,7 +215,7 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for AdjacentVisitor<'de, S> {
             let seed = FieldSeed {
                 form,
                 record: fallback.map(|_| &mut buf),
-                before_tag: tag_first.then(|| s.name()),
+                before_tag: tag_first.then(|| s.settings().name),
             };
             match map.next_key_seed(seed)? {
                 Some(Field::Tag) => {
@@ -316,7 +324,7 @@ impl<'de, S: Subtypes<'de>> AdjacentVisitor<'de, S> {
             live,
             tag: Some(self.form.tag()),
             hint: Some(self.form.tag()),
-            catch: self.subtypes.erased().then_some(&slot),
+            catch: self.subtypes.settings().erased.then_some(&slot),
             human_readable: self.human_readable,
             from_prefix: false,
         };

@@ -53,12 +53,12 @@ where
     T: Dispatch<'de>,
     D: Deserializer<'de>,
 {
-    let Some(_level) = crate::state::enter(T::MAX_DEPTH, None) else {
+    let Some(_level) = crate::state::enter(T::SETTINGS.max_depth, None) else {
         return Err(D::Error::custom("recursion limit exceeded"));
     };
     let human_readable = deserializer.is_human_readable();
     deserializer.deserialize_enum(
-        T::NAME,
+        T::SETTINGS.name,
         T::VARIANTS,
         ExternalVisitor::<T> {
             human_readable,
@@ -79,7 +79,7 @@ where
     D: Deserializer<'de>,
 {
     let form = Adjacent {
-        name: T::NAME,
+        name: T::SETTINGS.name,
         fields,
         deny_unknown_fields,
     };
@@ -95,12 +95,12 @@ impl<'de, T: Dispatch<'de>> Visitor<'de> for ExternalVisitor<T> {
     type Value = T;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match T::EXPECTING {
+        match T::SETTINGS.expecting {
             Some(expecting) => f.write_str(expecting),
             None => write!(
                 f,
                 "a variant of {}: its tag as a string, or a map with the tag as its single key",
-                T::NAME
+                T::SETTINGS.name
             ),
         }
     }
@@ -109,7 +109,7 @@ impl<'de, T: Dispatch<'de>> Visitor<'de> for ExternalVisitor<T> {
         clear_hoist();
         // An unknown tag is recorded for the fallback, as the key it is.
         let mut kept = Buffer::new();
-        let sink = T::FALLBACK.map(|_| TagSink {
+        let sink = T::SETTINGS.fallback.map(|_| TagSink {
             buf: &mut kept,
             key: None,
             fallback: true,
@@ -118,7 +118,7 @@ impl<'de, T: Dispatch<'de>> Visitor<'de> for ExternalVisitor<T> {
         });
         let (found, access) = data.variant_seed(VariantSeed::<T>::new(sink))?;
         let human_readable = self.human_readable;
-        match (found, T::FALLBACK) {
+        match (found, T::SETTINGS.fallback) {
             (Some(index), _) => T::build(
                 index,
                 AccessPayload {

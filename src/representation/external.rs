@@ -39,7 +39,7 @@ where
     S: Subtypes<'de>,
     D: Deserializer<'de>,
 {
-    let Some(_level) = crate::state::enter(subtypes.max_depth(), None) else {
+    let Some(_level) = crate::state::enter(subtypes.settings().max_depth, None) else {
         return Err(D::Error::custom("recursion limit exceeded"));
     };
     let human_readable = deserializer.is_human_readable();
@@ -63,14 +63,18 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for ExternalVisitor<'de, S> {
         write!(
             f,
             "a map with a single key, the subtype tag of {}",
-            self.subtypes.name()
+            self.subtypes.settings().name
         )
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<S::Value, A::Error> {
         clear_hoist();
         let s = &self.subtypes;
-        let fallback = if S::MAY_KEEP_TAG { s.fallback() } else { None };
+        let fallback = if S::MAY_KEEP_TAG {
+            s.settings().fallback
+        } else {
+            None
+        };
         // An unknown key is recorded for the fallback, as the key it is.
         let mut kept = Buffer::new();
         let sink = fallback.map(|_| TagSink {

@@ -129,7 +129,7 @@ where
     let slot = Cell::new(None);
     let payload = ValuePayload {
         deserializer,
-        catch: subtypes.erased().then_some(&slot),
+        catch: subtypes.settings().erased.then_some(&slot),
     };
     subtypes
         .build(index, payload)

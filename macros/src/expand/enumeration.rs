@@ -193,30 +193,28 @@ fn generate(cont: &Container) -> TokenStream {
     } else {
         quote!(, rename = #name)
     };
-    let expecting = cont.serde_value("expecting", false).map(|text| {
-        quote!(const EXPECTING: ::core::option::Option<&'static str> = ::core::option::Option::Some(#text);)
-    });
+    let expecting = cont
+        .serde_value("expecting", false)
+        .map(|text| quote!(expecting: ::core::option::Option::Some(#text),));
     let first_match = cont.attrs.first_match.is_some();
     let has_nested = cont.variants.iter().any(|v| v.is_nested());
     let max_depth = cont.attrs.max_depth.as_ref().map_or(128, |d| d.value);
     // Only what the enum sets: the defaults live in the runtime.
     let max_buffer = cont.attrs.max_buffer.as_ref().map(|m| {
         let bytes = m.value as usize;
-        quote!(const MAX_BUFFER: ::core::option::Option<usize> = ::core::option::Option::Some(#bytes);)
+        quote!(max_buffer: ::core::option::Option::Some(#bytes),)
     });
-    let require_tag_first = cont.attrs.require_tag_first.as_ref().map(|_| {
-        quote!(
-            const REQUIRE_TAG_FIRST: bool = true;
-        )
-    });
+    let require_tag_first = cont
+        .attrs
+        .require_tag_first
+        .as_ref()
+        .map(|_| quote!(require_tag_first: true,));
     // Through the runtime's gate: a compile error at the key unless its
     // `exact_numbers` feature is on.
     let exact_numbers = cont.attrs.exact_numbers.as_ref().map(|key| {
         let span = key.tokens.span();
         quote_spanned!(span=>
-            ::json_subtypes::__private::exact_numbers_gate! {
-                const EXACT_NUMBERS: bool = true;
-            }
+            exact_numbers: ::json_subtypes::__private::exact_numbers_gate!(true),
         )
     });
     // Literal tags with nothing to record are read by the reader every
@@ -284,12 +282,11 @@ fn generate(cont: &Container) -> TokenStream {
     let fallback_check = fallback_check(cont);
     // `visible`: only an enum that says so gets these.
     let visible_indexes = visible_indexes(cont);
+    let visible = !visible_indexes.is_empty();
     let visible_dispatch = if visible_indexes.is_empty() {
         quote!()
     } else {
         quote! {
-            const VISIBLE: bool = true;
-
             #[inline]
             fn is_visible(index: u32) -> bool {
                 __visible(index)
@@ -368,18 +365,20 @@ fn generate(cont: &Container) -> TokenStream {
 
             #[automatically_derived]
             impl #de_impl #private::Dispatch<'__de> for #ident #ty_generics #de_where {
-                const KEY: ::core::option::Option<&'static str> = #key;
-                const NAME: &'static str = #name;
-                const FALLBACK: ::core::option::Option<u32> = #fallback;
+                const SETTINGS: #private::Settings = #private::Settings {
+                    fallback: #fallback,
+                    first_match: #first_match,
+                    nested: #has_nested,
+                    visible: #visible,
+                    max_depth: #max_depth,
+                    #max_buffer
+                    #require_tag_first
+                    #exact_numbers
+                    #expecting
+                    ..#private::Settings::new(#key, #name)
+                };
                 const VARIANTS: &'static [&'static str] = &[#(#variant_names),*];
                 const FIELDS: &'static [&'static str] = &[#(#presence_fields),*];
-                const FIRST_MATCH: bool = #first_match;
-                const NESTED: bool = #has_nested;
-                const MAX_DEPTH: u32 = #max_depth;
-                #max_buffer
-                #require_tag_first
-                #exact_numbers
-                #expecting
 
                 #[inline]
                 fn is_nested(index: u32) -> bool {
