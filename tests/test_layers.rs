@@ -1,9 +1,10 @@
 //! The runtime's layers point one way (ARCHITECTURE.md, "Runtime layers"):
 //! every `crate::module` a file of `src/` names is a module listed before
 //! its own in that table. A new module must be placed in the table, and an
-//! import that points up fails here, naming both modules.
+//! import that points up fails here, naming both modules. The names its
+//! "life of one read" cites are checked against the code, so it stays true.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::Path;
 
@@ -120,6 +121,97 @@ fn every_import_points_to_an_earlier_layer() {
     problems.sort();
     problems.dedup();
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Every identifier of `text`, for looking names up.
+fn words(text: &str, out: &mut BTreeSet<String>) {
+    let mut word = String::new();
+    for c in text.chars().chain(core::iter::once(' ')) {
+        if c.is_alphanumeric() || c == '_' {
+            word.push(c);
+        } else if !word.is_empty() {
+            out.insert(std::mem::take(&mut word));
+        }
+    }
+}
+
+/// The names a section of ARCHITECTURE.md cites in backticks that look like
+/// code: a path (`walk.rs`, `buffer/`, `expand/instances.rs`) or a name made
+/// of identifiers (`KeySeed`, `dispatch::deserialize`,
+/// `Registry::read`). Examples of input (`{"type":"dog"}`) and types
+/// spelled with generics (`Box<dyn Shape>`) are left out.
+fn cited(section: &str) -> Vec<String> {
+    section
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|span| {
+            !span.is_empty()
+                && span
+                    .chars()
+                    .all(|c| c.is_alphanumeric() || matches!(c, '_' | ':' | '.' | '/'))
+        })
+        .map(str::to_owned)
+        .collect()
+}
+
+/// ARCHITECTURE.md's "life of one read" stays true: every file it names
+/// exists and every name it cites is a name in the code.
+#[test]
+fn the_life_of_one_read_names_what_exists() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let architecture = fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+    let section = architecture
+        .split("## The life of one read")
+        .nth(1)
+        .expect("ARCHITECTURE.md has a \"## The life of one read\" section")
+        .split("\n## ")
+        .next()
+        .unwrap();
+    let mut sources = Vec::new();
+    files(&root.join("src"), None, &mut sources);
+    files(&root.join("macros/src"), None, &mut sources);
+    let mut known = BTreeSet::new();
+    for (module, text) in &sources {
+        known.insert(module.clone());
+        words(&code(text), &mut known);
+    }
+    let exists = |path: &str| {
+        [
+            "",
+            "src",
+            "src/buffer",
+            "src/dispatch",
+            "src/erased",
+            "src/representation",
+            "src/tag",
+            "macros/src",
+            "macros/src/expand",
+        ]
+        .iter()
+        .any(|dir| root.join(dir).join(path).exists())
+    };
+    let names = cited(section);
+    assert!(names.len() > 50, "only {} names found", names.len());
+    let mut missing = Vec::new();
+    for name in &names {
+        let found = if name.ends_with(".rs") || name.ends_with('/') {
+            exists(name)
+        } else {
+            name.split("::")
+                .flat_map(|part| part.split('.'))
+                .filter(|part| !part.is_empty())
+                .all(|part| known.contains(part))
+        };
+        if !found {
+            missing.push(name.as_str());
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "ARCHITECTURE.md's \"life of one read\" cites what the code does not have: {}",
+        missing.join(", ")
+    );
 }
 
 #[rstest::rstest]
