@@ -1293,7 +1293,7 @@ fn a_map_without_the_tag_is_not_read_past_its_end() {
 
 // ---------------------------------------------------------------------------
 // Keys that are not strings (the `cbor` findings `finding-integer-key-*`,
-// now `fuzz/corpus/cbor/regression-integer-key-*`).
+// now `fuzz/regressions/cbor/integer-key-*`).
 
 /// Which reader a CBOR input goes through, each with its fallback.
 #[derive(Clone, Copy, Debug)]
