@@ -578,7 +578,7 @@ fn same_as_json(
 
 /// How deep the CBOR reads may nest. Set while a format's error was
 /// wrapped once more at each level, doubling in length (RELIABILITY.md,
-/// fixed since, kept as `corpus/cbor/regression-nested-error-doubles`);
+/// fixed since, kept as `regressions/cbor/nested-error-doubles`);
 /// kept, as deeper inputs find nothing new and cost time.
 const CBOR_DEPTH: usize = 12;
 
@@ -595,7 +595,7 @@ fn depth(value: &serde_json::Value) -> usize {
 /// or all of `data` if it does not start with one. ciborium ignores what
 /// follows an item. Set while an indefinite-length map without the tag
 /// was read past its end (RELIABILITY.md, fixed since, kept as
-/// `corpus/cbor/regression-indefinite-map-without-tag`).
+/// `regressions/cbor/indefinite-map-without-tag`).
 fn first_cbor_item(data: &[u8]) -> &[u8] {
     let mut rest = data;
     match ciborium::from_reader::<ciborium::Value, _>(&mut rest) {

@@ -13,13 +13,14 @@
 #            FEATURES=arbitrary_precision,raw_value,schemars,utoipa,exact_numbers
 #            scripts/miri.sh test_exact_numbers test_openapi test_schema
 #            test_schema_traits test_serde_json_features)
-#        MIRI_FUZZ_STEP=10 scripts/miri.sh test_fuzz_corpus   (a bigger sample)
+#        MIRI_FUZZ_STEP=1 scripts/miri.sh test_fuzz_corpus   (every input)
 #
 # Left out: `test_ui` (trybuild runs cargo and rustc as processes, which
 # Miri cannot). `test_corpus`, `test_fuzz_corpus` and `test_layers` read
 # files from disk, so they run with `-Zmiri-disable-isolation`; under Miri
-# the first two replay a sample (every 8th file; every 100th input, or
-# every Nth with MIRI_FUZZ_STEP=N): the whole corpora would take hours.
+# the first two replay a sample (every 8th file; every fuzz regression
+# and every 10th corpus input, or every Nth with MIRI_FUZZ_STEP=N): the
+# whole corpora would take too long.
 # Single tests that Miri cannot finish in reasonable time are
 # `#[cfg_attr(miri, ignore = "...")]` in place, with their reason.
 # Prints one line per binary: name, result, test counts, time.

@@ -2,6 +2,9 @@
 //! attributes on payloads and struct variants, and a differential check
 //! against serde's own `#[serde(tag = "...")]` on a twin enum.
 
+mod common;
+
+use common::points_into;
 use std::collections::{BTreeMap, HashMap};
 
 use json_subtypes::json_subtypes;
@@ -611,11 +614,6 @@ enum Doc<'a> {
     Note(#[serde(borrow)] Note<'a>),
     #[json_subtypes(name = "link")]
     Link { href: &'a str },
-}
-
-fn points_into(s: &str, input: &str) -> bool {
-    let range = input.as_bytes().as_ptr_range();
-    range.contains(&s.as_ptr())
 }
 
 #[rstest]

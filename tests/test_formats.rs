@@ -25,7 +25,7 @@
 //! `preserve_order`: without it the reader hands keys over sorted, so the tag
 //! position in the text would not be the one the engine sees.
 //!
-//! RON is read only (the issue asks for reading); a fallback read from RON is
+//! RON is read only (only reading is promised); a fallback read from RON is
 //! written back through serde_json and compared with the input as JSON.
 
 use std::fmt::{Debug, Write as _};
@@ -1293,7 +1293,7 @@ fn a_map_without_the_tag_is_not_read_past_its_end() {
 
 // ---------------------------------------------------------------------------
 // Keys that are not strings (the `cbor` findings `finding-integer-key-*`,
-// now `fuzz/corpus/cbor/regression-integer-key-*`).
+// now `fuzz/regressions/cbor/integer-key-*`).
 
 /// Which reader a CBOR input goes through, each with its fallback.
 #[derive(Clone, Copy, Debug)]

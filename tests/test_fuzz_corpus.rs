@@ -1,5 +1,7 @@
-//! Replays the minimized fuzzing corpus (`fuzz/corpus/<target>/`) through
-//! the same checks the fuzz targets run, on stable, in every `cargo test`.
+//! Replays the fuzzing corpus (`fuzz/corpus/<target>/`, the inputs that add
+//! the most coverage) and the inputs that once found a bug
+//! (`fuzz/regressions/<target>/`, named for what they caught) through the
+//! same checks the fuzz targets run, on stable, in every `cargo test`.
 
 // The `cbor` and `roundtrip` checks are not replayed under
 // `arbitrary_precision` (below), so their helpers go unused there.
@@ -7,23 +9,27 @@
 #[path = "../fuzz/checks.rs"]
 mod checks;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-fn inputs(target: &str) -> Vec<(PathBuf, Vec<u8>)> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("fuzz/corpus")
+/// The files of `fuzz/<kind>/<target>`, every `step`th, none if the folder
+/// is absent.
+fn inputs(kind: &str, target: &str, step: usize) -> Vec<(PathBuf, Vec<u8>)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fuzz")
+        .join(kind)
         .join(target);
+    let entries = match std::fs::read_dir(&dir) {
+        Ok(entries) => entries,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Vec::new(),
+        Err(e) => panic!("{}: {e}", dir.display()),
+    };
     // Sorted by file name, which in one folder is the order of the paths:
     // comparing whole paths parses them, which Miri spent minutes on.
-    let mut names: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().file_name())
-        .collect();
+    let mut names: Vec<_> = entries.map(|e| e.unwrap().file_name()).collect();
     names.sort();
-    assert!(!names.is_empty(), "empty corpus for {target}");
     names
         .into_iter()
-        .step_by(step())
+        .step_by(step)
         .map(|name| {
             let path = dir.join(name);
             let data = std::fs::read(&path).unwrap();
@@ -32,9 +38,9 @@ fn inputs(target: &str) -> Vec<(PathBuf, Vec<u8>)> {
         .collect()
 }
 
-/// Every input natively. Under Miri (`scripts/miri.sh`) every 100th, or
-/// every `MIRI_FUZZ_STEP`th: all of them would take hours there (every
-/// 100th took 8 to 9 minutes here, every 10th 57 minutes).
+/// Every corpus input natively. Under Miri (`scripts/miri.sh`) every 10th,
+/// or every `MIRI_FUZZ_STEP`th: Miri spends about 2 s on an input (228
+/// inputs took 8 to 9 minutes), so all of them would take about 20.
 fn step() -> usize {
     if !cfg!(miri) {
         return 1;
@@ -45,12 +51,18 @@ fn step() -> usize {
             .ok()
             .filter(|&n| n > 0)
             .unwrap_or_else(|| panic!("MIRI_FUZZ_STEP={n}: expected a whole number above 0")),
-        Err(_) => 100,
+        Err(_) => 10,
     }
 }
 
-fn replay(target: &str, check: impl Fn(&[u8])) {
-    for (path, data) in inputs(target) {
+/// Every regression (there must be `regressions` of them) and the corpus
+/// (sampled under Miri) through `check`.
+fn replay(target: &str, regressions: usize, check: impl Fn(&[u8])) {
+    let found = inputs("regressions", target, 1);
+    assert_eq!(found.len(), regressions, "regressions of {target}");
+    let corpus = inputs("corpus", target, step());
+    assert!(!corpus.is_empty(), "empty corpus for {target}");
+    for (path, data) in found.into_iter().chain(corpus) {
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(&data)));
         assert!(result.is_ok(), "{} failed", path.display());
     }
@@ -58,28 +70,28 @@ fn replay(target: &str, check: impl Fn(&[u8])) {
 
 #[test]
 fn enum_corpus() {
-    replay("enum", checks::check_enum);
+    replay("enum", 3, checks::check_enum);
 }
 
 #[test]
 fn trait_object_corpus() {
-    replay("trait_object", checks::check_trait_object);
+    replay("trait_object", 0, checks::check_trait_object);
 }
 
 #[test]
 fn profile_corpus() {
     let profile = checks::profile();
-    replay("profile", |d| checks::check_profile(&profile, d));
+    replay("profile", 0, |d| checks::check_profile(&profile, d));
 }
 
 #[test]
 fn unknown_corpus() {
-    replay("unknown", checks::check_unknown);
+    replay("unknown", 0, checks::check_unknown);
 }
 
 #[test]
 fn differential_corpus() {
-    replay("differential", checks::check_differential);
+    replay("differential", 2, checks::check_differential);
 }
 
 // The `cbor` and `roundtrip` checks hold for serde_json as the fuzz crate
@@ -95,12 +107,12 @@ fn differential_corpus() {
 #[test]
 fn cbor_corpus() {
     let profile = checks::profile();
-    replay("cbor", |d| checks::check_cbor(&profile, d));
+    replay("cbor", 4, |d| checks::check_cbor(&profile, d));
 }
 
 #[cfg(not(feature = "arbitrary_precision"))]
 #[test]
 fn roundtrip_corpus() {
     let profile = checks::profile();
-    replay("roundtrip", |d| checks::check_roundtrip(&profile, d));
+    replay("roundtrip", 4, |d| checks::check_roundtrip(&profile, d));
 }

@@ -5,6 +5,8 @@
 //! instances validate against it as the types read them.
 #![cfg(feature = "utoipa")]
 
+mod common;
+
 use json_subtypes::{json_subtypes, Unknown};
 use rstest::rstest;
 use schemars::generate::SchemaSettings;
@@ -78,16 +80,7 @@ fn document() -> Value {
 /// Validates instances against `#/components/schemas/{name}` of the
 /// document, references resolved inside it.
 fn validator(document: &Value, name: &str) -> impl Fn(&Value) -> bool {
-    let mut schemas = boon::Schemas::new();
-    let mut compiler = boon::Compiler::new();
-    compiler
-        .add_resource("urn:json-subtypes:doc", document.clone())
-        .unwrap();
-    let location = format!("urn:json-subtypes:doc#/components/schemas/{name}");
-    let index = compiler
-        .compile(&location, &mut schemas)
-        .unwrap_or_else(|e| panic!("{e:#}\n{document:#}"));
-    move |instance| schemas.validate(instance, index).is_ok()
+    common::validator_at(document, &format!("/components/schemas/{name}"))
 }
 
 /// What the `schemars` feature builds, with OpenAPI's component paths.

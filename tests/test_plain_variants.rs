@@ -1,6 +1,6 @@
 //! Enums whose variants carry no serde attribute that changes how they are
 //! read or written are built and written by the runtime's shared code, not
-//! by a serde-derived twin (issue 15: the twin was most of the expansion).
+//! by a serde-derived twin (the twin was most of the macro's expansion).
 //!
 //! Every case here runs on such an enum (`Lean`) and on the same enum with
 //! `#[serde(bound = "")]`, which keeps the twin (`Twin`): the two must agree

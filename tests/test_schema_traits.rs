@@ -4,34 +4,15 @@
 //! missing tags; two profiles give two schemas.
 #![cfg(feature = "schemars")]
 
+mod common;
+
+use common::{one_of, schema_of, validator};
 use json_subtypes::{json_subtypes, Profile, Unknown};
 use rstest::rstest;
 use schemars::generate::SchemaSettings;
-use schemars::{schema_for, JsonSchema};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-
-/// Compiles `schema` with a draft 2020-12 validator; `true` if `instance`
-/// is valid.
-fn validator(schema: &Value) -> impl Fn(&Value) -> bool {
-    let mut schemas = boon::Schemas::new();
-    let mut compiler = boon::Compiler::new();
-    compiler
-        .add_resource("urn:json-subtypes:test", schema.clone())
-        .unwrap();
-    let index = compiler
-        .compile("urn:json-subtypes:test", &mut schemas)
-        .unwrap_or_else(|e| panic!("{e:#}\n{schema:#}"));
-    move |instance| schemas.validate(instance, index).is_ok()
-}
-
-fn schema_of<T: JsonSchema + ?Sized>() -> Value {
-    serde_json::to_value(schema_for!(T)).unwrap()
-}
-
-fn one_of(schema: &Value) -> &Vec<Value> {
-    schema["oneOf"].as_array().expect("a oneOf")
-}
 
 // ---------------------------------------------------------------------------
 // String tags, an alias and a fallback.

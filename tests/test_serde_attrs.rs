@@ -3,6 +3,9 @@
 //! says is honoured, through reading (tag first and last), writing and a
 //! round trip. The refused ones are compile errors, in `tests/ui/`.
 
+mod common;
+
+use common::points_into;
 use std::borrow::Cow;
 use std::marker::PhantomData;
 
@@ -13,10 +16,6 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// A type with neither `Serialize` nor `Deserialize`.
 #[derive(Debug, PartialEq)]
 struct NotSerde;
-
-fn points_into(s: &str, input: &str) -> bool {
-    input.as_bytes().as_ptr_range().contains(&s.as_ptr())
-}
 
 // ---------------------------------------------------------------------------
 // Container: `rename`.

@@ -193,7 +193,7 @@ pub fn de_small_serde(json: &str) -> SerdePet {
 /// its value picks the payload, which reads the rest of the map. It checks
 /// nothing else (a second `"type"` key goes to the payload, which skips it),
 /// so it is not a reader to use, only the limit ours is measured against
-/// (issue 16: "a hand-written tag-first prototype"). Its payloads are
+/// (a hand-written tag-first prototype). Its payloads are
 /// structs of their own, like `Dog` and `Cat`: reading `Dog` here too
 /// would give `Dog`'s derived reader a second caller and move the plain
 /// row (738 -> 764 instructions, measured).

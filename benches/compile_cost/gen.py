@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the compile-cost workload of issue 15 as one cargo workspace.
+"""Writes the compile-cost workload (enums and traits) as one cargo workspace.
 
 Usage: gen.py OUT_DIR REPO_DIR [--enums N] [--traits N]
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Compile cost of #[json_subtypes] against serde's derive (enums) and typetag
-# (trait objects), on the workload of issue 15. See README.md next to this
+# (trait objects), on the workload gen.py writes. See README.md next to this
 # file for what each figure means.
 #
 # Usage: benches/compile_cost/run.sh [--quick] [--no-release] [--reps N] [--release-reps N] [--out DIR] [--keep] [--repo DIR]
