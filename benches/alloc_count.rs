@@ -483,6 +483,7 @@ fn paths() -> Vec<Path> {
         ),
     ]);
     out.extend(small_paths());
+    out.extend(repr_paths());
     out.extend(
         scale::paths()
             .into_iter()
@@ -649,6 +650,277 @@ fn small_paths() -> Vec<Path> {
             "ser_small_profile_last",
             "ser one field: ours profile, tag last",
             |i| ser_fresh(&i.small.profile_last.serializable(&*i.small.boxed)),
+        ),
+    ]
+}
+
+/// The externally and adjacently tagged forms (`common/repr.rs`), for the
+/// `Click` payload (base `plain`) and the one-field object (base
+/// `small_plain`): ours as an enum beside serde's derived twin, ours as a
+/// trait object and a profile beside typetag's; adjacent with the tag first
+/// (`_first`) and the content first (`_last`); and written.
+fn repr_paths() -> Vec<Path> {
+    macro_rules! read {
+        ($name:literal, $what:literal, $f:ident, $json:ident) => {
+            path($name, $what, |i| {
+                drop(black_box($f(black_box(&i.repr.$json))))
+            })
+        };
+        ($name:literal, $what:literal, $f:ident, $profile:ident, $json:ident) => {
+            path($name, $what, |i| {
+                drop(black_box($f(&i.repr.$profile, black_box(&i.repr.$json))))
+            })
+        };
+    }
+    macro_rules! write {
+        ($name:literal, $what:literal, $value:ident) => {
+            path($name, $what, |i| ser_fresh(&i.repr.$value))
+        };
+        ($name:literal, $what:literal, $profile:ident, $value:ident) => {
+            path($name, $what, |i| {
+                ser_fresh(&i.repr.$profile.serializable(&*i.repr.$value))
+            })
+        };
+    }
+    vec![
+        read!("ext_ours", "single: ours external", de_ext, ext_text),
+        read!(
+            "ext_serde",
+            "single: serde external",
+            de_ext_serde,
+            ext_text
+        ),
+        read!(
+            "ext_dyn",
+            "single: ours dyn external",
+            de_ext_trait,
+            ext_text
+        ),
+        read!(
+            "ext_typetag",
+            "single: typetag external",
+            de_ext_typetag,
+            ext_text
+        ),
+        read!(
+            "ext_profile",
+            "single: ours profile external",
+            de_ext_profile,
+            ext_profile,
+            ext_text
+        ),
+        read!(
+            "adj_ours_first",
+            "single: ours adjacent, tag first",
+            de_adj,
+            adj_first
+        ),
+        read!(
+            "adj_ours_last",
+            "single: ours adjacent, content first",
+            de_adj,
+            adj_last
+        ),
+        read!(
+            "adj_serde_first",
+            "single: serde adjacent, tag first",
+            de_adj_serde,
+            adj_first
+        ),
+        read!(
+            "adj_serde_last",
+            "single: serde adjacent, content first",
+            de_adj_serde,
+            adj_last
+        ),
+        read!(
+            "adj_dyn_first",
+            "single: ours dyn adjacent, tag first",
+            de_adj_trait,
+            adj_first
+        ),
+        read!(
+            "adj_dyn_last",
+            "single: ours dyn adjacent, content first",
+            de_adj_trait,
+            adj_last
+        ),
+        read!(
+            "adj_typetag_first",
+            "single: typetag adjacent, tag first",
+            de_adj_typetag,
+            adj_first
+        ),
+        read!(
+            "adj_typetag_last",
+            "single: typetag adjacent, content first",
+            de_adj_typetag,
+            adj_last
+        ),
+        read!(
+            "adj_profile_first",
+            "single: ours profile adjacent, tag first",
+            de_adj_profile,
+            adj_profile,
+            adj_first
+        ),
+        read!(
+            "adj_profile_last",
+            "single: ours profile adjacent, content first",
+            de_adj_profile,
+            adj_profile,
+            adj_last
+        ),
+        read!(
+            "small_ext_ours",
+            "one field: ours external",
+            de_small_ext,
+            small_ext_text
+        ),
+        read!(
+            "small_ext_serde",
+            "one field: serde external",
+            de_small_ext_serde,
+            small_ext_text
+        ),
+        read!(
+            "small_ext_dyn",
+            "one field: ours dyn external",
+            de_small_ext_trait,
+            small_ext_text
+        ),
+        read!(
+            "small_ext_typetag",
+            "one field: typetag external",
+            de_small_ext_typetag,
+            small_ext_text
+        ),
+        read!(
+            "small_ext_profile",
+            "one field: ours profile external",
+            de_small_ext_profile,
+            small_ext_profile,
+            small_ext_text
+        ),
+        read!(
+            "small_adj_ours_first",
+            "one field: ours adjacent, tag first",
+            de_small_adj,
+            small_adj_first
+        ),
+        read!(
+            "small_adj_ours_last",
+            "one field: ours adjacent, content first",
+            de_small_adj,
+            small_adj_last
+        ),
+        read!(
+            "small_adj_serde_first",
+            "one field: serde adjacent, tag first",
+            de_small_adj_serde,
+            small_adj_first
+        ),
+        read!(
+            "small_adj_serde_last",
+            "one field: serde adjacent, content first",
+            de_small_adj_serde,
+            small_adj_last
+        ),
+        read!(
+            "small_adj_dyn_first",
+            "one field: ours dyn adjacent, tag first",
+            de_small_adj_trait,
+            small_adj_first
+        ),
+        read!(
+            "small_adj_dyn_last",
+            "one field: ours dyn adjacent, content first",
+            de_small_adj_trait,
+            small_adj_last
+        ),
+        read!(
+            "small_adj_typetag_first",
+            "one field: typetag adjacent, tag first",
+            de_small_adj_typetag,
+            small_adj_first
+        ),
+        read!(
+            "small_adj_typetag_last",
+            "one field: typetag adjacent, content first",
+            de_small_adj_typetag,
+            small_adj_last
+        ),
+        read!(
+            "small_adj_profile_first",
+            "one field: ours profile adjacent, tag first",
+            de_small_adj_profile,
+            small_adj_profile,
+            small_adj_first
+        ),
+        read!(
+            "small_adj_profile_last",
+            "one field: ours profile adjacent, content first",
+            de_small_adj_profile,
+            small_adj_profile,
+            small_adj_last
+        ),
+        write!("ser_ext_ours", "ser single: ours external", ext),
+        write!("ser_ext_serde", "ser single: serde external", ext_serde),
+        write!("ser_ext_dyn", "ser single: ours dyn external", ext_boxed),
+        write!("ser_ext_typetag", "ser single: typetag external", ext_tt),
+        write!(
+            "ser_ext_profile",
+            "ser single: ours profile external",
+            ext_profile, ext_boxed
+        ),
+        write!("ser_adj_ours", "ser single: ours adjacent", adj),
+        write!("ser_adj_serde", "ser single: serde adjacent", adj_serde),
+        write!("ser_adj_dyn", "ser single: ours dyn adjacent", adj_boxed),
+        write!("ser_adj_typetag", "ser single: typetag adjacent", adj_tt),
+        write!(
+            "ser_adj_profile",
+            "ser single: ours profile adjacent",
+            adj_profile, adj_boxed
+        ),
+        write!(
+            "ser_small_ext_ours",
+            "ser one field: ours external",
+            small_ext
+        ),
+        write!(
+            "ser_small_ext_serde",
+            "ser one field: serde external",
+            small_ext_serde
+        ),
+        write!(
+            "ser_small_ext_dyn",
+            "ser one field: ours dyn external",
+            small_ext_boxed
+        ),
+        write!(
+            "ser_small_ext_typetag",
+            "ser one field: typetag external",
+            small_ext_tt
+        ),
+        write!(
+            "ser_small_adj_ours",
+            "ser one field: ours adjacent",
+            small_adj
+        ),
+        write!(
+            "ser_small_adj_serde",
+            "ser one field: serde adjacent",
+            small_adj_serde
+        ),
+        write!(
+            "ser_small_adj_dyn",
+            "ser one field: ours dyn adjacent",
+            small_adj_boxed
+        ),
+        write!(
+            "ser_small_adj_typetag",
+            "ser one field: typetag adjacent",
+            small_adj_tt
         ),
     ]
 }
@@ -974,6 +1246,7 @@ fn table(i: &Inputs) -> u8 {
             count(|| de_vec_open(&x.vec_unknown_first)),
         ),
     ];
+    rows.extend(repr_rows(i));
     // Recursive chains, tag last at every level ("objects" = levels).
     const DEEP: [[&str; 7]; 3] = [
         [
@@ -1174,6 +1447,32 @@ fn table(i: &Inputs) -> u8 {
             "single: profile, tag first",
             "nothing beyond the trait path",
         ),
+        (SP, "single: ours external", "nothing beyond the payload"),
+        (
+            SP,
+            "single: ours adj, tag 1st",
+            "nothing beyond the payload",
+        ),
+        (
+            "single: plain struct, boxed",
+            "single: ours dyn external",
+            "nothing beyond the payload and its Box",
+        ),
+        (
+            "single: plain struct, boxed",
+            "single: ours dyn adj, tag 1st",
+            "nothing beyond the payload and its Box",
+        ),
+        (
+            "single: plain struct, boxed",
+            "single: profile external",
+            "nothing beyond the payload and its Box",
+        ),
+        (
+            "single: plain struct, boxed",
+            "single: profile adj, tag 1st",
+            "nothing beyond the payload and its Box",
+        ),
         (
             "single: ours dyn, tag last",
             "single: profile, tag last",
@@ -1268,6 +1567,56 @@ fn table(i: &Inputs) -> u8 {
     }
 
     u8::from(failed)
+}
+
+/// The external and adjacent rows of the allocation table (`common/repr.rs`).
+fn repr_rows(i: &Inputs) -> Vec<Row> {
+    const SP: &str = "single: plain struct";
+    let r = &i.repr;
+    let row = |name, count| Row {
+        name,
+        base: SP,
+        objects: 1.0,
+        count,
+    };
+    let (ext, first, last) = (&r.ext_text, &r.adj_first, &r.adj_last);
+    vec![
+        row("single: ours external", count(|| de_ext(ext))),
+        row("single: serde external", count(|| de_ext_serde(ext))),
+        row("single: ours dyn external", count(|| de_ext_trait(ext))),
+        row("single: typetag external", count(|| de_ext_typetag(ext))),
+        row(
+            "single: profile external",
+            count(|| de_ext_profile(&r.ext_profile, ext)),
+        ),
+        row("single: ours adj, tag 1st", count(|| de_adj(first))),
+        row("single: ours adj, content 1st", count(|| de_adj(last))),
+        row("single: serde adj, tag 1st", count(|| de_adj_serde(first))),
+        row(
+            "single: serde adj, content 1st",
+            count(|| de_adj_serde(last)),
+        ),
+        row(
+            "single: ours dyn adj, tag 1st",
+            count(|| de_adj_trait(first)),
+        ),
+        row(
+            "single: ours dyn adj, content 1st",
+            count(|| de_adj_trait(last)),
+        ),
+        row(
+            "single: typetag adj, tag 1st",
+            count(|| de_adj_typetag(first)),
+        ),
+        row(
+            "single: typetag adj, content 1st",
+            count(|| de_adj_typetag(last)),
+        ),
+        row(
+            "single: profile adj, tag 1st",
+            count(|| de_adj_profile(&r.adj_profile, first)),
+        ),
+    ]
 }
 
 fn signed(v: f64) -> String {

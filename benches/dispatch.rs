@@ -51,7 +51,55 @@ const GROUPS: &[(&str, &str, &[&str])] = &[
         "plain",
         &["plain", "ours", "profile", "profile_tag_last", "typetag"],
     ),
+    ("de_external_single", "plain", REPR_EXTERNAL),
+    ("de_adjacent_single", "plain", REPR_ADJACENT),
+    ("ser_repr_single", "plain", REPR_SER),
+    ("de_external_small", "plain", REPR_EXTERNAL),
+    ("de_adjacent_small", "plain", REPR_ADJACENT),
+    ("ser_repr_small", "plain", REPR_SER),
     (CANADA_GROUP, "plain", &["plain", "serde", "ours"]),
+];
+
+/// The externally tagged form (`common/repr.rs`): ours as an enum beside
+/// serde's derived enum, ours as a trait object and a profile beside
+/// typetag's.
+const REPR_EXTERNAL: &[&str] = &[
+    "plain",
+    "plain_boxed",
+    "ours",
+    "serde",
+    "ours_dyn",
+    "profile",
+    "typetag",
+];
+
+/// The adjacently tagged form, tag first and content first.
+const REPR_ADJACENT: &[&str] = &[
+    "plain",
+    "plain_boxed",
+    "ours_tag_first",
+    "ours_content_first",
+    "serde_tag_first",
+    "serde_content_first",
+    "ours_dyn_tag_first",
+    "ours_dyn_content_first",
+    "profile_tag_first",
+    "profile_content_first",
+    "typetag_tag_first",
+    "typetag_content_first",
+];
+
+/// Both forms written.
+const REPR_SER: &[&str] = &[
+    "plain",
+    "external_ours",
+    "external_serde",
+    "external_ours_dyn",
+    "external_typetag",
+    "adjacent_ours",
+    "adjacent_serde",
+    "adjacent_ours_dyn",
+    "adjacent_typetag",
 ];
 
 /// The one-field object (`common/small.rs`): ours, serde's twin and the
@@ -340,6 +388,148 @@ fn small(c: &mut Criterion, i: &Inputs) {
     g.finish();
 }
 
+/// The external and adjacent forms (`common/repr.rs`), for `Click` and for
+/// the one-field object, read and written, beside serde's and typetag's.
+fn representations(c: &mut Criterion, i: &Inputs) {
+    let r = &i.repr;
+    let s = &i.small;
+
+    let mut g = group(c, "de_external_single");
+    g.bench_function("plain", |b| b.iter(|| de_plain(black_box(&i.single_plain))));
+    g.bench_function("plain_boxed", |b| {
+        b.iter(|| de_plain_boxed(black_box(&i.single_plain)))
+    });
+    let ext = &r.ext_text;
+    g.bench_function("ours", |b| b.iter(|| de_ext(black_box(ext))));
+    g.bench_function("serde", |b| b.iter(|| de_ext_serde(black_box(ext))));
+    g.bench_function("ours_dyn", |b| b.iter(|| de_ext_trait(black_box(ext))));
+    g.bench_function("profile", |b| {
+        b.iter(|| de_ext_profile(&r.ext_profile, black_box(ext)))
+    });
+    g.bench_function("typetag", |b| b.iter(|| de_ext_typetag(black_box(ext))));
+    g.finish();
+
+    let mut g = group(c, "de_adjacent_single");
+    g.bench_function("plain", |b| b.iter(|| de_plain(black_box(&i.single_plain))));
+    g.bench_function("plain_boxed", |b| {
+        b.iter(|| de_plain_boxed(black_box(&i.single_plain)))
+    });
+    for (pos, json) in [("tag", &r.adj_first), ("content", &r.adj_last)] {
+        g.bench_function(format!("ours_{pos}_first"), |b| {
+            b.iter(|| de_adj(black_box(json)))
+        });
+        g.bench_function(format!("serde_{pos}_first"), |b| {
+            b.iter(|| de_adj_serde(black_box(json)))
+        });
+        g.bench_function(format!("ours_dyn_{pos}_first"), |b| {
+            b.iter(|| de_adj_trait(black_box(json)))
+        });
+        g.bench_function(format!("profile_{pos}_first"), |b| {
+            b.iter(|| de_adj_profile(&r.adj_profile, black_box(json)))
+        });
+        g.bench_function(format!("typetag_{pos}_first"), |b| {
+            b.iter(|| de_adj_typetag(black_box(json)))
+        });
+    }
+    g.finish();
+
+    let mut g = group(c, "de_external_small");
+    g.bench_function("plain", |b| b.iter(|| de_small_plain(black_box(&s.plain))));
+    g.bench_function("plain_boxed", |b| {
+        b.iter(|| de_small_plain_boxed(black_box(&s.plain)))
+    });
+    let ext = &r.small_ext_text;
+    g.bench_function("ours", |b| b.iter(|| de_small_ext(black_box(ext))));
+    g.bench_function("serde", |b| b.iter(|| de_small_ext_serde(black_box(ext))));
+    g.bench_function("ours_dyn", |b| {
+        b.iter(|| de_small_ext_trait(black_box(ext)))
+    });
+    g.bench_function("profile", |b| {
+        b.iter(|| de_small_ext_profile(&r.small_ext_profile, black_box(ext)))
+    });
+    g.bench_function("typetag", |b| {
+        b.iter(|| de_small_ext_typetag(black_box(ext)))
+    });
+    g.finish();
+
+    let mut g = group(c, "de_adjacent_small");
+    g.bench_function("plain", |b| b.iter(|| de_small_plain(black_box(&s.plain))));
+    g.bench_function("plain_boxed", |b| {
+        b.iter(|| de_small_plain_boxed(black_box(&s.plain)))
+    });
+    for (pos, json) in [("tag", &r.small_adj_first), ("content", &r.small_adj_last)] {
+        g.bench_function(format!("ours_{pos}_first"), |b| {
+            b.iter(|| de_small_adj(black_box(json)))
+        });
+        g.bench_function(format!("serde_{pos}_first"), |b| {
+            b.iter(|| de_small_adj_serde(black_box(json)))
+        });
+        g.bench_function(format!("ours_dyn_{pos}_first"), |b| {
+            b.iter(|| de_small_adj_trait(black_box(json)))
+        });
+        g.bench_function(format!("profile_{pos}_first"), |b| {
+            b.iter(|| de_small_adj_profile(&r.small_adj_profile, black_box(json)))
+        });
+        g.bench_function(format!("typetag_{pos}_first"), |b| {
+            b.iter(|| de_small_adj_typetag(black_box(json)))
+        });
+    }
+    g.finish();
+
+    let mut buf = Vec::with_capacity(4096);
+    for (name, plain, values) in [
+        (
+            "ser_repr_single",
+            &i.click as &dyn erased_serde_json::Write,
+            [
+                &r.ext as &dyn erased_serde_json::Write,
+                &r.ext_serde,
+                &r.ext_boxed,
+                &r.ext_tt,
+                &r.adj,
+                &r.adj_serde,
+                &r.adj_boxed,
+                &r.adj_tt,
+            ],
+        ),
+        (
+            "ser_repr_small",
+            &s.dog,
+            [
+                &r.small_ext,
+                &r.small_ext_serde,
+                &r.small_ext_boxed,
+                &r.small_ext_tt,
+                &r.small_adj,
+                &r.small_adj_serde,
+                &r.small_adj_boxed,
+                &r.small_adj_tt,
+            ],
+        ),
+    ] {
+        let mut g = group(c, name);
+        g.bench_function("plain", |b| b.iter(|| black_box(plain).write(&mut buf)));
+        for (bench, value) in REPR_SER[1..].iter().zip(values) {
+            g.bench_function(*bench, |b| b.iter(|| black_box(value).write(&mut buf)));
+        }
+        g.finish();
+    }
+}
+
+/// `ser_into` through a trait object, so one loop writes values of
+/// different types (the same dynamic call for every entry of a group).
+mod erased_serde_json {
+    pub trait Write {
+        fn write(&self, buf: &mut Vec<u8>);
+    }
+
+    impl<T: serde::Serialize> Write for T {
+        fn write(&self, buf: &mut Vec<u8>) {
+            super::ser_into(buf, self)
+        }
+    }
+}
+
 fn modes(c: &mut Criterion, i: &Inputs) {
     let mut g = group(c, "de_modes_single");
     g.bench_function("plain", |b| b.iter(|| de_plain(black_box(&i.single_plain))));
@@ -446,6 +636,7 @@ fn main() {
         de_dyn(&mut c, &inputs);
         ser_dyn(&mut c, &inputs);
         small(&mut c, &inputs);
+        representations(&mut c, &inputs);
         modes(&mut c, &inputs);
         unknown(&mut c, &inputs);
         depth(&mut c, &inputs);

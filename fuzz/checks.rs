@@ -125,6 +125,19 @@ pub enum StrictAnimal {
     Fish,
 }
 
+/// `StrictAnimal` with `as_map`: read with `deserialize_map`, keys as
+/// identifiers, the tag as a string (`check_differential` compares them).
+#[json_subtypes(tag = "type", as_map)]
+#[derive(Debug, Clone, PartialEq)]
+pub enum MapAnimal {
+    #[json_subtypes(name = "dog", alias = "d")]
+    Dog(Dog),
+    #[json_subtypes(name = "inner")]
+    Inner(Inner),
+    #[json_subtypes(name = "fish")]
+    Fish,
+}
+
 #[json_subtypes(tag = "type")]
 pub trait Pet: std::fmt::Debug {
     fn name(&self) -> String;
@@ -385,6 +398,26 @@ pub fn check_differential(data: &[u8]) {
         // duplicate is a known, documented difference.
         _ => panic!(
             "{}: ours {ours:?}, serde {theirs:?}",
+            String::from_utf8_lossy(data)
+        ),
+    }
+    // `as_map` reads every map as the internal form does, writes the same
+    // text, and refuses what is not a map (serde's internally tagged enums
+    // also read `["dog", ...]`, a sequence; `as_map` does not).
+    let as_map = serde_json::from_slice::<MapAnimal>(data);
+    match (&ours, &as_map) {
+        (Ok(a), Ok(b)) => {
+            let a = serde_json::to_string(a).unwrap();
+            assert_eq!(a, serde_json::to_string(b).unwrap());
+        }
+        (Err(_), Err(_)) => {}
+        (Ok(_), Err(_))
+            if data
+                .iter()
+                .find(|b| !b.is_ascii_whitespace())
+                .is_some_and(|&b| b != b'{') => {}
+        _ => panic!(
+            "{}: internal {ours:?}, as_map {as_map:?}",
             String::from_utf8_lossy(data)
         ),
     }

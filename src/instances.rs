@@ -203,13 +203,14 @@ fn build_any(
         external,
         content,
         deny_unknown_fields,
+        as_map,
     } = settings;
     let mut out = Registry::build(name, key.map(Arc::from), members, TagPosition::First);
     out.set_max_depth(max_depth);
     out.set_limits(max_buffer, require_tag_first);
     out.set_exact_numbers(exact_numbers);
     out.set_visible(visible);
-    out.set_representation(external, content, deny_unknown_fields);
+    out.set_representation(external, content, deny_unknown_fields, as_map);
     out
 }
 

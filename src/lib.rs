@@ -1230,7 +1230,48 @@
 //! |---|---|---|---|
 //! | JSON, YAML, RON, CBOR, MessagePack | reads back | reads back | reads back |
 //! | TOML | reads back where the shape fits | not tested | not tested |
-//! | postcard, bincode 1.x | writes only | reads back, no fallback | reads back, no fallback |
+//! | postcard, bincode 1.x | with `as_map`: reads back, tag first, no fallback; else writes only | reads back, no fallback | reads back, no fallback |
+//!
+//! `as_map` (`#[json_subtypes(tag = "type", as_map)]`, on an enum or a
+//! trait, and [`ProfileBuilder::as_map`]) writes the internally tagged form
+//! as a map, the tag entry first and the payload's fields as entries, and
+//! reads it with `deserialize_map`, keys as identifiers and the tag with the
+//! one request its kinds allow: typetag's internally tagged form, which
+//! postcard and bincode read back. JSON's text is the same with or without
+//! it; CBOR and MessagePack write a map where they wrote the payload's
+//! struct (rmp-serde writes structs as arrays, which is why it is a word
+//! and not the default). A key before the tag is buffered as usual in a
+//! self-describing format; in postcard and bincode it is an error that says
+//! the tag must come first. Without `as_map`, bincode's error names it
+//! (postcard keeps no message but its own `WontImplement`).
+//!
+//! ```
+//! use json_subtypes::json_subtypes;
+//! use serde::{Deserialize, Serialize};
+//!
+//! #[derive(Debug, PartialEq, Serialize, Deserialize)]
+//! struct Circle { r: f64 }
+//!
+//! #[json_subtypes(tag = "type", as_map)]
+//! #[derive(Debug, PartialEq)]
+//! enum Shape {
+//!     #[json_subtypes(name = "circle")]
+//!     Circle(Circle),
+//! }
+//!
+//! let shape = Shape::Circle(Circle { r: 1.0 });
+//! assert_eq!(serde_json::to_string(&shape)?, r#"{"type":"circle","r":1.0}"#);
+//! let bytes = bincode::serialize(&shape).unwrap();
+//! assert_eq!(bincode::deserialize::<Shape>(&bytes).unwrap(), shape);
+//! # Ok::<(), serde_json::Error>(())
+//! ```
+//!
+//! Shown by `test_formats`: `as_map_enums_round_trip_in_postcard_and_bincode`,
+//! `as_map_int_tags_round_trip_in_postcard_and_bincode`,
+//! `as_map_profiles_round_trip_in_postcard_and_bincode`,
+//! `as_map_needs_the_tag_first_in_bincode`; `test_vs_typetag`:
+//! `internal_as_map_is_typetags_tag`; the refusals in
+//! `tests/ui/as-map-needs-internal-form.rs`.
 //!
 //! serde_test works unconfigured:
 //! the format's `is_human_readable` is asked only when something is buffered
@@ -1561,9 +1602,9 @@ pub mod __private {
     };
     pub use crate::tag::{
         check_nested, read_typed_tag, str_chunk, unknown_typed_tag, Claims, Found, HeadValue,
-        Literal, LiteralTable, TagSink, MAX_NESTING,
+        Literal, LiteralTable, TagRequest, TagSink, MAX_NESTING,
     };
-    pub use crate::tagged::{TaggedSerializer, Tagging};
+    pub use crate::tagged::{AsMap, TaggedSerializer, Tagging};
     pub use crate::tagged_one::{FromHierarchy, SubtypeOf};
     pub mod tagged_one {
         pub use crate::tagged_one::{enum_mismatch, take_registered, write_registered};

@@ -171,6 +171,8 @@ pub struct ProfileBuilder<T: ?Sized + 'static> {
     visible: bool,
     /// `external`: the tag is the one key of a map.
     external: bool,
+    /// `as_map`: the internal form written and read as a map.
+    as_map: bool,
     /// `content`: the payload's key beside the tag key.
     content: Option<String>,
     deny_unknown_fields: bool,
@@ -210,6 +212,7 @@ impl<T: ?Sized + 'static> Profile<T> {
             exact_numbers: false,
             visible: false,
             external: false,
+            as_map: false,
             content: None,
             deny_unknown_fields: false,
             problems: Vec::new(),
@@ -366,6 +369,7 @@ impl<T: ?Sized + Registered + 'static> Profile<T> {
         builder.visible = registry.is_visible();
         match registry.representation() {
             Representation::Internal => {}
+            Representation::InternalMap => builder.as_map = true,
             Representation::External => builder.external = true,
             Representation::Adjacent(form) => {
                 builder.content = Some(form.content().to_owned());
@@ -425,6 +429,21 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
         }
         self.content = Some(key);
         self.external = false;
+        self
+    }
+
+    /// The internally tagged form written as a map with the tag entry first
+    /// and read with `deserialize_map`, keys as identifiers and the tag
+    /// with the one request its kinds allow, never `deserialize_any` up to
+    /// the tag: typetag's internally tagged form, which formats that do not
+    /// describe themselves (postcard, bincode) read back when the tag comes
+    /// first. JSON's bytes are the same either way; CBOR and MessagePack
+    /// write a map where they wrote the payload's struct (rmp-serde writes
+    /// structs as arrays). With [`tag`](Self::tag) only, not with
+    /// [`external`](Self::external) or [`content`](Self::content), which
+    /// are maps already.
+    pub fn as_map(mut self) -> Self {
+        self.as_map = true;
         self
     }
 
@@ -690,6 +709,11 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
                 "externally"
             }
             (None, false) => {
+                if self.as_map && self.tag.is_none() {
+                    problems.push(
+                        "as_map(): it writes the tag entry first, and there is no tag key; call `.tag(\"...\")`".to_owned(),
+                    );
+                }
                 if self.deny_unknown_fields {
                     problems.push(
                         "deny_unknown_fields(true): it refuses keys beside the tag and content keys; call `.content(\"...\")`, or put `#[serde(deny_unknown_fields)]` on the payloads".to_owned(),
@@ -698,6 +722,11 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
                 return;
             }
         };
+        if self.as_map {
+            problems.push(format!(
+                "as_map(): it writes the internally tagged form as a map, and the {form} tagged form writes a map already (postcard and bincode read it back); remove `as_map`"
+            ));
+        }
         for s in presence {
             problems.push(format!(
                 "when_field::<{}>({:?}): only the internally tagged form picks subtypes by their fields, and this profile is {form} tagged; use `subtype`",
@@ -911,6 +940,7 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
             self.external,
             self.content.as_deref(),
             self.deny_unknown_fields,
+            self.as_map,
         );
         registry.set_profile();
         debug_assert!(registry.problems().is_empty(), "{:?}", registry.problems());

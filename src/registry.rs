@@ -21,7 +21,7 @@ use crate::tag::{
     map, Found, Literal, Lookup, Map, OwnedLiteral, TagIndex, TagOwner, TagRequest, TagSink,
     TagVisitor,
 };
-use crate::tagged::{Owner, PayloadSerializer, TagEntry};
+use crate::tagged::{AsMap, Owner, PayloadSerializer, TagEntry};
 
 /// One registered subtype of a trait, as the impl attribute writes it (its
 /// readers come beside it, from `native::readers`).
@@ -227,6 +227,8 @@ pub struct TraitSettings {
     pub content: Option<&'static str>,
     /// `deny_unknown_fields`.
     pub deny_unknown_fields: bool,
+    /// `as_map`.
+    pub as_map: bool,
 }
 
 impl<T: ?Sized + 'static> Registry<T> {
@@ -288,12 +290,19 @@ impl<T: ?Sized + 'static> Registry<T> {
     #[inline(never)]
     fn read_wrapped<'de, D: Deserializer<'de>>(&self, deserializer: D) -> Result<Box<T>, D::Error> {
         let slot: Slot<T> = Slot::new(None);
-        let walk = Walk {
+        let walk = Walk::<false> {
             table: &self.table,
             slot: &slot,
         };
         match self.representation {
             Representation::Adjacent(form) => adjacent::deserialize(walk, form, deserializer)?,
+            Representation::InternalMap => {
+                let walk = Walk::<true> {
+                    table: &self.table,
+                    slot: &slot,
+                };
+                deserialize_with(walk, deserializer)?
+            }
             _ => external::deserialize(walk, deserializer)?,
         }
         slot.into_inner()
@@ -309,7 +318,7 @@ impl<T: ?Sized + 'static> Registry<T> {
     ) -> Result<Box<T>, D::Error> {
         let slot: Slot<T> = Slot::new(None);
         deserialize_with(
-            Walk {
+            Walk::<false> {
                 table: &self.table,
                 slot: &slot,
             },
@@ -403,6 +412,7 @@ impl Table {
             settings.external,
             settings.content,
             settings.deny_unknown_fields,
+            settings.as_map,
         );
         if out.entries.is_empty() {
             let problem = format!(
@@ -555,6 +565,7 @@ impl Table {
         external: bool,
         content: Option<&str>,
         deny_unknown_fields: bool,
+        as_map: bool,
     ) {
         self.representation = match (external, content, self.settings.key) {
             (true, _, _) => Representation::External,
@@ -564,13 +575,17 @@ impl Table {
                 content,
                 deny_unknown_fields,
             )),
+            (false, None, Some(_)) if as_map => Representation::InternalMap,
             _ => Representation::Internal,
         };
         self.write_key = match self.representation {
-            Representation::Internal => self.settings.key,
+            Representation::Internal | Representation::InternalMap => self.settings.key,
             _ => None,
         };
-        if self.representation != Representation::Internal {
+        if matches!(
+            self.representation,
+            Representation::External | Representation::Adjacent(_)
+        ) {
             let untagged = self
                 .entries
                 .iter()
@@ -785,12 +800,27 @@ impl Table {
         };
         let value = value.__json_subtypes_erased();
         match &tagged {
+            Some(tagged) if MAY_WRAP && self.representation == Representation::InternalMap => {
+                serialize_as_map(value, serializer, tagged)
+            }
             Some(tagged) => {
                 erased_serde::serialize(value, PayloadSerializer::new(serializer, tagged))
             }
             None => erased_serde::serialize(value, serializer),
         }
     }
+}
+
+/// The internal form with `as_map` through the erased writer: the payload
+/// written as a map, its tag entry first (see `AsMap`). Out of line, so the
+/// internal form's write is compiled as it was without it.
+#[inline(never)]
+fn serialize_as_map<S: Serializer, G: serde::Serialize>(
+    value: &dyn erased_serde::Serialize,
+    serializer: S,
+    tagged: &TagEntry<G>,
+) -> Result<S::Ok, S::Error> {
+    erased_serde::serialize(value, PayloadSerializer::new(AsMap(serializer), tagged))
 }
 
 /// A list of tags, as `intern` keeps strings: once per distinct list.
@@ -847,13 +877,15 @@ impl Lookup for Table {
 
 /// One read of a table: the table and the slot its subtype's reader fills.
 #[derive(Clone, Copy)]
-struct Walk<'a> {
+struct Walk<'a, const AS_MAP: bool> {
     table: &'a Table,
     slot: &'a dyn core::any::Any,
 }
 
-impl<'de> Subtypes<'de> for Walk<'_> {
+impl<'de, const AS_MAP: bool> Subtypes<'de> for Walk<'_, AS_MAP> {
     type Value = ();
+
+    const AS_MAP: bool = AS_MAP;
 
     #[inline]
     fn settings(&self) -> &Settings {

@@ -1207,7 +1207,7 @@ fn postcard_and_bincode_write_but_refuse_to_read(#[case] value: Animal, #[case] 
     let err = bincode::deserialize::<Animal>(&bytes).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "Bincode does not support the serde::Deserializer::deserialize_any method"
+        "Bincode does not support the serde::Deserializer::deserialize_any method: Animal is internally tagged, which this format cannot read back; add `as_map` to its `#[json_subtypes(...)]` (on a profile, `.as_map()`) to write and read it as a map with the tag first, as typetag does"
     );
 }
 
@@ -1223,7 +1223,177 @@ fn postcard_and_bincode_refuse_to_read_trait_objects() {
     let err = bincode::deserialize::<Box<dyn Shape>>(&bytes).unwrap_err();
     assert_eq!(
         err.to_string(),
-        "Bincode does not support the serde::Deserializer::deserialize_any method"
+        "Bincode does not support the serde::Deserializer::deserialize_any method: dyn Shape is internally tagged, which this format cannot read back; add `as_map` to its `#[json_subtypes(...)]` (on a profile, `.as_map()`) to write and read it as a map with the tag first, as typetag does"
+    );
+}
+
+/// `as_map`: the internally tagged form written as a map with the tag
+/// entry first, read with `deserialize_map` (typetag's internal form), so
+/// postcard and bincode read it back. JSON's text is the same as without it.
+#[json_subtypes(tag = "type", as_map)]
+#[derive(Debug, Clone, PartialEq)]
+enum MapAnimal {
+    #[json_subtypes(name = "dog")]
+    Dog(Dog),
+    #[json_subtypes(name = "worm")]
+    Worm { length: i64 },
+    #[json_subtypes(name = "fish")]
+    Fish,
+}
+
+/// Integer tags, one negative: read with `deserialize_i64`.
+#[json_subtypes(tag = "kind", as_map)]
+#[derive(Debug, Clone, PartialEq)]
+enum MapNumbered {
+    #[json_subtypes(name = 1)]
+    Dog(Dog),
+    #[json_subtypes(name = -2)]
+    Worm { length: i64 },
+}
+
+/// The same through a profile.
+fn map_profile() -> &'static Profile<dyn Shape> {
+    static PROFILE: OnceLock<Profile<dyn Shape>> = OnceLock::new();
+    PROFILE.get_or_init(|| {
+        Profile::<dyn Shape>::builder()
+            .tag("kind")
+            .as_map()
+            .subtype::<Circle>("round")
+            .subtype::<Square>("square")
+            .subtype::<Dot>("dot")
+            .build()
+            .unwrap()
+    })
+}
+
+/// Writes `value` in postcard and bincode, reads it back with `read`, and
+/// returns postcard's bytes.
+fn postcard_and_bincode<T: Serialize + ?Sized, R>(
+    value: &T,
+    read_postcard: impl Fn(&[u8]) -> R,
+    read_bincode: impl Fn(&[u8]) -> R,
+) -> (Vec<u8>, R, R) {
+    let bytes = postcard::to_allocvec(value).unwrap();
+    let from_postcard = read_postcard(&bytes);
+    let from_bincode = read_bincode(&bincode::serialize(value).unwrap());
+    (bytes, from_postcard, from_bincode)
+}
+
+#[rstest]
+#[case::newtype(
+    MapAnimal::Dog(Dog { name: "Rex".into(), age: 3 }),
+    b"\x03\x04type\x03dog\x04name\x03Rex\x03age\x03",
+    r#"{"type":"dog","name":"Rex","age":3}"#
+)]
+#[case::strukt(
+    MapAnimal::Worm { length: -2 },
+    b"\x02\x04type\x04worm\x06length\x03",
+    r#"{"type":"worm","length":-2}"#
+)]
+#[case::unit(MapAnimal::Fish, b"\x01\x04type\x04fish", r#"{"type":"fish"}"#)]
+fn as_map_enums_round_trip_in_postcard_and_bincode(
+    #[case] value: MapAnimal,
+    #[case] written: &[u8],
+    #[case] json: &str,
+) {
+    let (bytes, from_postcard, from_bincode) = postcard_and_bincode(
+        &value,
+        |b| postcard::from_bytes::<MapAnimal>(b).unwrap(),
+        |b| bincode::deserialize::<MapAnimal>(b).unwrap(),
+    );
+    assert_eq!(bytes, written);
+    assert_eq!(from_postcard, value);
+    assert_eq!(from_bincode, value);
+    assert_eq!(serde_json::to_string(&value).unwrap(), json);
+    assert_eq!(serde_json::from_str::<MapAnimal>(json).unwrap(), value);
+}
+
+#[rstest]
+#[case::positive(MapNumbered::Dog(Dog { name: "Rex".into(), age: 3 }))]
+#[case::negative(MapNumbered::Worm { length: 5 })]
+fn as_map_int_tags_round_trip_in_postcard_and_bincode(#[case] value: MapNumbered) {
+    let (_, from_postcard, from_bincode) = postcard_and_bincode(
+        &value,
+        |b| postcard::from_bytes::<MapNumbered>(b).unwrap(),
+        |b| bincode::deserialize::<MapNumbered>(b).unwrap(),
+    );
+    assert_eq!(from_postcard, value);
+    assert_eq!(from_bincode, value);
+}
+
+/// CBOR and MessagePack (whose rmp-serde writes structs as arrays) write
+/// the map and read it back too.
+#[rstest]
+fn as_map_enums_round_trip_in_cbor_and_msgpack(
+    #[values(
+        MapAnimal::Dog(Dog { name: "Rex".into(), age: 3 }),
+        MapAnimal::Worm { length: -2 },
+        MapAnimal::Fish
+    )]
+    value: MapAnimal,
+) {
+    let bytes = rmp_serde::to_vec(&value).unwrap();
+    assert_eq!(rmp_serde::from_slice::<MapAnimal>(&bytes).unwrap(), value);
+    let mut cbor = Vec::new();
+    ciborium::into_writer(&value, &mut cbor).unwrap();
+    assert_eq!(
+        ciborium::from_reader::<MapAnimal, _>(cbor.as_slice()).unwrap(),
+        value
+    );
+}
+
+#[rstest]
+#[case::circle(Box::new(Circle { r: 2.0 }), r#"{"kind":"round","r":2.0}"#)]
+#[case::square(Box::new(Square { side: 1.5 }), r#"{"kind":"square","side":1.5}"#)]
+#[case::empty(Box::new(Dot {}), r#"{"kind":"dot"}"#)]
+fn as_map_profiles_round_trip_in_postcard_and_bincode(
+    #[case] value: Box<dyn Shape>,
+    #[case] json: &str,
+) {
+    let p = map_profile();
+    let (_, from_postcard, from_bincode) = postcard_and_bincode(
+        &p.serializable(&*value),
+        |b| {
+            p.deserialize(&mut postcard::Deserializer::from_bytes(b))
+                .unwrap()
+        },
+        |b| {
+            use bincode::Options;
+            let options = bincode::DefaultOptions::new()
+                .with_fixint_encoding()
+                .allow_trailing_bytes();
+            p.deserialize(&mut bincode::Deserializer::from_slice(b, options))
+                .unwrap()
+        },
+    );
+    assert_eq!(format!("{from_postcard:?}"), format!("{value:?}"));
+    assert_eq!(format!("{from_bincode:?}"), format!("{value:?}"));
+    assert_eq!(p.to_string(&*value).unwrap(), json);
+    assert_eq!(
+        format!("{:?}", p.from_str(json).unwrap()),
+        format!("{value:?}")
+    );
+}
+
+/// With the tag after a field a format that does not describe itself
+/// cannot keep the field for later: the error says the tag must come first.
+#[test]
+fn as_map_needs_the_tag_first_in_bincode() {
+    // {"age": 3, "type": "fish"} as a bincode map.
+    let bytes = [
+        &2u64.to_le_bytes()[..],
+        &3u64.to_le_bytes(),
+        b"age\x03\0\0\0",
+        &4u64.to_le_bytes(),
+        b"type",
+        &4u64.to_le_bytes(),
+        b"fish",
+    ]
+    .concat();
+    let err = bincode::deserialize::<MapAnimal>(&bytes).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "Bincode does not support the serde::Deserializer::deserialize_any method: a key came before the tag `type` of MapAnimal, and a format that does not describe itself (postcard, bincode) reads an `as_map` value only with its tag first"
     );
 }
 

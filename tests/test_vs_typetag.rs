@@ -1,7 +1,8 @@
 //! typetag and ours side by side: a typetag trait in each of its modes,
 //! switched to `#[json_subtypes]` with the matching words, reads the bytes
 //! typetag wrote and writes the bytes typetag reads, in JSON, postcard and
-//! bincode (the internally tagged form in JSON: ours reads it through
+//! bincode (the internally tagged form with `as_map`, which reads it with
+//! `deserialize_map` as typetag does; without it ours starts with
 //! `deserialize_any`, which postcard and bincode do not offer). Then
 //! typetag's own tests of its external and adjacent modes (its
 //! `tests/test.rs`), ported to the attribute.
@@ -171,6 +172,42 @@ mod internal {
     both!(A Unit Empty);
 }
 
+/// typetag's internally tagged form, `as_map` on ours: a map with the tag
+/// entry first.
+mod internal_map {
+    use super::*;
+
+    #[typetag::serde(tag = "type")]
+    pub trait Theirs {
+        fn shown(&self) -> String;
+    }
+
+    #[json_subtypes::json_subtypes(tag = "type", as_map)]
+    pub trait Ours {
+        fn shown(&self) -> String;
+    }
+
+    macro_rules! both {
+        ($($ty:ty)*) => {$(
+            #[typetag::serde]
+            impl Theirs for $ty {
+                fn shown(&self) -> String {
+                    format!("{self:?}")
+                }
+            }
+
+            #[json_subtypes::json_subtypes]
+            impl Ours for $ty {
+                fn shown(&self) -> String {
+                    format!("{self:?}")
+                }
+            }
+        )*};
+    }
+
+    both!(A Unit Empty Choice);
+}
+
 #[rstest]
 fn external_is_typetags_default(#[values(Json, Postcard, Bincode)] format: Format) {
     let bytes = side_by_side!(format, A { a: 11 }, external::Theirs, external::Ours);
@@ -214,6 +251,128 @@ fn internal_is_typetags_tag(#[values(Json)] format: Format) {
     let bytes = side_by_side!(format, Unit, internal::Theirs, internal::Ours);
     assert_eq!(bytes, br#"{"type":"Unit"}"#);
     side_by_side!(format, Empty {}, internal::Theirs, internal::Ours);
+}
+
+#[rstest]
+fn internal_as_map_is_typetags_tag(#[values(Json, Postcard, Bincode)] format: Format) {
+    let bytes = side_by_side!(
+        format,
+        A { a: 11 },
+        internal_map::Theirs,
+        internal_map::Ours
+    );
+    match format {
+        Json => assert_eq!(bytes, br#"{"type":"A","a":11}"#),
+        // A map of two entries: the tag's, then the field's.
+        Postcard => assert_eq!(bytes, b"\x02\x04type\x01A\x01a\x0b"),
+        Bincode => assert_eq!(bytes.len(), 8 + (8 + 4) + (8 + 1) + (8 + 1) + 1),
+    }
+    let bytes = side_by_side!(format, Unit, internal_map::Theirs, internal_map::Ours);
+    if let Postcard = format {
+        assert_eq!(bytes, b"\x01\x04type\x04Unit");
+    }
+    side_by_side!(format, Empty {}, internal_map::Theirs, internal_map::Ours);
+    // An enum payload: the same bytes, which ours reads back in every
+    // format; typetag reads its own back only in JSON (in postcard and
+    // bincode it asks for the variant with `deserialize_identifier`).
+    for value in [Choice::Foo, Choice::Bar(3)] {
+        let theirs: &dyn internal_map::Theirs = &value;
+        let ours: &dyn internal_map::Ours = &value;
+        let bytes = write(format, theirs);
+        assert_eq!(write(format, ours), bytes, "{format:?}");
+        let back: Box<dyn internal_map::Ours> = read(format, &bytes);
+        assert_eq!(back.shown(), format!("{value:?}"));
+        let theirs_back: Result<Box<dyn internal_map::Theirs>, String> = match format {
+            Json => serde_json::from_slice(&bytes).map_err(|e| e.to_string()),
+            Postcard => postcard::from_bytes(&bytes).map_err(|e| e.to_string()),
+            Bincode => bincode::deserialize(&bytes).map_err(|e| e.to_string()),
+        };
+        match format {
+            Json => assert_eq!(theirs_back.unwrap().shown(), format!("{value:?}")),
+            _ => assert!(theirs_back.is_err(), "{format:?}"),
+        }
+        if let (Json, Choice::Foo) = (format, &value) {
+            assert_eq!(bytes, br#"{"type":"Choice","Foo":null}"#);
+        }
+    }
+}
+
+/// `{"a": 11, "type": "A"}` as a map in bincode: the tag after a field.
+fn bincode_tag_last() -> Vec<u8> {
+    let mut bytes = 2u64.to_le_bytes().to_vec();
+    bytes.extend(1u64.to_le_bytes());
+    bytes.extend(b"a\x0b");
+    bytes.extend(4u64.to_le_bytes());
+    bytes.extend(b"type");
+    bytes.extend(1u64.to_le_bytes());
+    bytes.extend(b"A");
+    bytes
+}
+
+/// In a format that does not describe itself the tag must come first: a
+/// key before it is an error that says so, for typetag and for ours.
+#[test]
+fn internal_as_map_needs_the_tag_first_in_bincode() {
+    let bytes = bincode_tag_last();
+    let err = bincode::deserialize::<Box<dyn internal_map::Theirs>>(&bytes).err();
+    assert_eq!(
+        err.map(|e| e.to_string()).as_deref(),
+        Some("Bincode does not support the serde::Deserializer::deserialize_any method")
+    );
+    let err = bincode::deserialize::<Box<dyn internal_map::Ours>>(&bytes).err();
+    assert_eq!(
+        err.map(|e| e.to_string()).as_deref(),
+        Some(
+            "Bincode does not support the serde::Deserializer::deserialize_any method: a key came before the tag `type` of dyn Ours, and a format that does not describe itself (postcard, bincode) reads an `as_map` value only with its tag first"
+        )
+    );
+    // postcard keeps no message: ours arrives as its `SerdeDeCustom`.
+    let bytes = b"\x02\x01a\x0b\x04type\x01A";
+    let err = postcard::from_bytes::<Box<dyn internal_map::Ours>>(bytes).err();
+    assert_eq!(err, Some(postcard::Error::SerdeDeCustom));
+}
+
+/// With the tag last, JSON (which describes itself) reads `as_map` as it
+/// reads the internal form, and so does typetag.
+#[rstest]
+#[case::tag_last(r#"{"a":11,"type":"A"}"#)]
+#[case::tag_first(r#"{"type":"A","a":11}"#)]
+fn internal_as_map_reads_json_as_typetag_does(#[case] text: &str) {
+    let theirs: Box<dyn internal_map::Theirs> = serde_json::from_str(text).unwrap();
+    let ours: Box<dyn internal_map::Ours> = serde_json::from_str(text).unwrap();
+    assert_eq!(ours.shown(), theirs.shown());
+    assert_eq!(ours.shown(), "A { a: 11 }");
+}
+
+/// Errors name the field and what was expected, in bincode as in JSON.
+#[rstest]
+#[case::unknown_tag(
+    Json,
+    br#"{"type":"Z","a":1}"#.to_vec(),
+    r#"unknown subtype tag "Z", expected one of "A", "Choice", "Empty", "Unit"; to read a type under this tag, put `#[json_subtypes(name = "Z")]` on its `impl Ours`, or read it with a `Profile` that registers it at line 1 column 11"#
+)]
+#[case::missing_tag(Json, br#"{"a":1}"#.to_vec(), "missing field `type` at line 1 column 7")]
+#[case::wrong_field_type(Json, br#"{"type":"A","a":"x"}"#.to_vec(), r#"invalid type: string "x", expected u8 at line 1 column 19"#)]
+#[case::bincode_unknown_tag(
+    Bincode,
+    [&1u64.to_le_bytes()[..], &4u64.to_le_bytes(), b"type", &1u64.to_le_bytes(), b"Z"].concat(),
+    r#"unknown subtype tag "Z", expected one of "A", "Choice", "Empty", "Unit"; to read a type under this tag, put `#[json_subtypes(name = "Z")]` on its `impl Ours`, or read it with a `Profile` that registers it"#
+)]
+#[case::bincode_missing_field(
+    Bincode,
+    [&1u64.to_le_bytes()[..], &4u64.to_le_bytes(), b"type", &1u64.to_le_bytes(), b"A"].concat(),
+    "missing field `a`"
+)]
+fn internal_as_map_errors(#[case] format: Format, #[case] bytes: Vec<u8>, #[case] expected: &str) {
+    let err = match format {
+        Json => serde_json::from_slice::<Box<dyn internal_map::Ours>>(&bytes)
+            .err()
+            .map(|e| e.to_string()),
+        _ => bincode::deserialize::<Box<dyn internal_map::Ours>>(&bytes)
+            .err()
+            .map(|e| e.to_string()),
+    };
+    assert_eq!(err.as_deref(), Some(expected));
 }
 
 /// What typetag reads and we read alike, beyond what either writes.

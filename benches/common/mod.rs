@@ -8,6 +8,7 @@
 pub mod canada;
 pub mod depth;
 pub mod extra;
+pub mod repr;
 pub mod small;
 
 use std::fmt;
@@ -18,6 +19,7 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 pub use depth::*;
 pub use extra::*;
+pub use repr::*;
 pub use small::*;
 
 // ---------------------------------------------------------------------------
@@ -320,6 +322,9 @@ pub struct Inputs {
     pub chains: Chains,
     /// The one-field object (`small.rs`).
     pub small: Small,
+    /// The external and adjacent forms of `Click` and the one-field object
+    /// (`repr.rs`).
+    pub repr: Repr,
 }
 
 impl Inputs {
@@ -332,10 +337,12 @@ impl Inputs {
             json_array(events.iter().zip(&plains).map(|(e, p)| f(p, tag(e))))
         };
         let extra = Extra::new(&click, &single_plain, &events, &plains);
+        let small = Small::new();
         Inputs {
             extra,
             chains: Chains::new(),
-            small: Small::new(),
+            repr: Repr::new(&click, &single_plain, &small.dog, &small.plain),
+            small,
             single_first: tag_first(&single_plain, "\"click\""),
             single_last: tag_last(&single_plain, "\"click\""),
             single_int_first: tag_first(&single_plain, "1"),
@@ -408,6 +415,7 @@ impl Inputs {
         self.check_extra();
         self.chains.check();
         self.small.check();
+        self.repr.check();
     }
 
     /// The same for trait objects, profile, presence, fallback, hierarchy.

@@ -10,7 +10,7 @@ use syn::{Expr, ExprLit, ExprUnary, Lit, LitStr, UnOp};
 use crate::case::{RenameRule, RULES};
 use crate::ctx::Ctxt;
 
-const CONTAINER_KEYS: &str = "`tag`, `content`, `external`, `tag_type`, `rename_all`, `rename_all_fields`, `first_match`, `max_depth`, `max_buffer`, `require_tag_first`, `exact_numbers`, `visible`, `deny_unknown_fields`, `schema`, `compiled`";
+const CONTAINER_KEYS: &str = "`tag`, `content`, `external`, `tag_type`, `rename_all`, `rename_all_fields`, `first_match`, `max_depth`, `max_buffer`, `require_tag_first`, `exact_numbers`, `visible`, `deny_unknown_fields`, `as_map`, `schema`, `compiled`";
 const VARIANT_KEYS: &str = "`name`, `alias`, `fallback`, `when_field`, `nested`";
 const IMPL_KEYS: &str = "`name`, `alias`, `fallback`, `when_field`, `instances`, `compiled`";
 
@@ -98,6 +98,10 @@ pub struct ContainerAttrs {
     /// `deny_unknown_fields`: with `content`, a key other than the tag and
     /// content keys is refused instead of ignored.
     pub deny_unknown_fields: Option<Spanned<()>>,
+    /// `as_map`: the internally tagged form written as a map with the tag
+    /// entry first and read with `deserialize_map`, as typetag's internally
+    /// tagged form, so postcard and bincode read it back.
+    pub as_map: Option<Spanned<()>>,
     /// `compiled` (traits): every registered impl also carries its reader
     /// and writer compiled for serde_json, not only the erased reader.
     pub compiled: Option<Spanned<()>>,
@@ -139,6 +143,9 @@ impl ContainerAttrs {
             } else if meta.path.is_ident("deny_unknown_fields") {
                 let tokens = meta.path.to_token_stream();
                 set_once(cx, &meta, &mut out.deny_unknown_fields, (), tokens);
+            } else if meta.path.is_ident("as_map") {
+                let tokens = meta.path.to_token_stream();
+                set_once(cx, &meta, &mut out.as_map, (), tokens);
             } else if meta.path.is_ident("tag_type") {
                 let ty: syn::Type = meta.value()?.parse()?;
                 let tokens = ty.to_token_stream();

@@ -32,6 +32,7 @@ pub fn check(cx: &Ctxt, cont: &Container) {
     check_container_serde_attrs(cx, cont);
     check_variant_serde_attrs(cx, cont);
     check_enum_representation(cx, cont);
+    check_as_map(cx, &cont.attrs);
     check_rename_all_fields_once(cx, cont);
 }
 
@@ -532,7 +533,7 @@ fn is_self_or_box_of_self(ty: &syn::Type, ident: &syn::Ident) -> bool {
 /// The rules for `#[json_subtypes(...)]` on a trait: it takes `tag` (or
 /// nothing, for presence mode), `content` or `external`, `max_depth`,
 /// `max_buffer`, `require_tag_first`, `exact_numbers`, `visible`,
-/// `deny_unknown_fields`, `schema` and `compiled`.
+/// `deny_unknown_fields`, `as_map`, `schema` and `compiled`.
 pub fn check_trait(cx: &Ctxt, tr: &Trait) {
     check_trait_param_defaults(cx, tr);
     check_trait_assoc_types(cx, tr);
@@ -547,6 +548,7 @@ pub fn check_trait(cx: &Ctxt, tr: &Trait) {
     check_require_tag_first_needs_tag(cx, &tr.attrs, "trait");
     check_one_buffer_limit(cx, &tr.attrs);
     check_exact_numbers_buffers(cx, &tr.attrs);
+    check_as_map(cx, &tr.attrs);
 }
 
 /// Each impl names the instantiation it registers in (`impl Strategy<f64>
@@ -814,6 +816,25 @@ fn check_external_has_no_tag_key(cx: &Ctxt, attrs: &ContainerAttrs) {
             "`content` names the payload's key beside a tag key, and an externally tagged value has no keys of its own; remove `content`",
         );
     }
+}
+
+/// `as_map` writes the internally tagged form as a map with its tag entry
+/// first: it needs a tag key, and the external and adjacent forms are maps
+/// already.
+fn check_as_map(cx: &Ctxt, attrs: &ContainerAttrs) {
+    let Some(as_map) = &attrs.as_map else {
+        return;
+    };
+    let problem = if attrs.external.is_some() {
+        "`as_map` writes the internally tagged form as a map, and `external` writes a map already (postcard and bincode read it back); remove `as_map`"
+    } else if attrs.content.is_some() {
+        "`as_map` writes the internally tagged form as a map, and `content` writes a map already (postcard and bincode read it back); remove `as_map`"
+    } else if attrs.tag.is_none() {
+        "`as_map` writes the tag entry first, and there is no tag key; add `tag = \"type\"`"
+    } else {
+        return;
+    };
+    cx.error_spanned_by(as_map, problem);
 }
 
 /// `content` is the adjacent form's second key, beside the tag key.

@@ -9,7 +9,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Unexp
 
 use super::Subtypes;
 use crate::buffer::{Buffer, Recorder, NUMBER_TOKEN};
-use crate::tag::TagSink;
+use crate::tag::{Requested, TagSink};
 
 /// Reads a map key: `true` when it is the tag key, else records it (and in
 /// presence mode notes which subtypes it points to).
@@ -86,7 +86,11 @@ impl<'de, S: Subtypes<'de>> DeserializeSeed<'de> for KeySeed<'_, 'de, S> {
         // recorded as the format gives it, as the fallback's `Unknown`
         // reads it after the tag, and a field name asked of it is its text
         // where the format is human-readable (see `ReplayKey`). serde_json
-        // reads a key the same way for either request.
+        // reads a key the same way for either request. `as_map` asks for
+        // an identifier (a string), which every format answers.
+        if S::AS_MAP {
+            return deserializer.deserialize_identifier(self);
+        }
         deserializer.deserialize_any(self)
     }
 }
@@ -247,6 +251,13 @@ impl<'de, S: Subtypes<'de>> DeserializeSeed<'de> for KnownTagSeed<'_, S> {
 
     #[inline]
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<u32>, D::Error> {
+        if S::AS_MAP {
+            let request = self.subtypes.tag_request();
+            return self.subtypes.read_known_tag(Requested {
+                deserializer,
+                request,
+            });
+        }
         self.subtypes.read_known_tag(deserializer)
     }
 }
@@ -261,6 +272,16 @@ impl<'de, S: Subtypes<'de>> DeserializeSeed<'de> for TagSeed<'_, 'de, S> {
 
     #[inline]
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<u32>, D::Error> {
+        if S::AS_MAP {
+            let request = self.subtypes.tag_request();
+            return self.subtypes.read_tag(
+                Requested {
+                    deserializer,
+                    request,
+                },
+                self.sink,
+            );
+        }
         self.subtypes.read_tag(deserializer, self.sink)
     }
 }

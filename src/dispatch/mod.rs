@@ -22,6 +22,7 @@ use crate::tag::{
 
 mod key;
 mod settings;
+mod string_keys;
 mod variant;
 mod walk;
 
@@ -42,6 +43,14 @@ pub trait Dispatch<'de>: Sized {
 
     /// Presence mode: every deciding field, for messages.
     const FIELDS: &'static [&'static str] = &[];
+
+    /// `as_map`: the internally tagged form is read with `deserialize_map`,
+    /// its keys as strings and its tag with `TAG_REQUEST`, as typetag reads
+    /// it, so formats that do not describe themselves read it back.
+    const AS_MAP: bool = false;
+
+    /// `as_map`: the one request every tag is read with (see `TagRequest`).
+    const TAG_REQUEST: TagRequest = TagRequest::Any;
 
     /// `visible`: whether variant `index`'s payload reads the tag entry.
     #[inline]
@@ -225,6 +234,14 @@ pub trait Subtypes<'de> {
     /// Whether `require_tag_first` can be true. A constant, as above.
     const MAY_REQUIRE_TAG_FIRST: bool = true;
 
+    /// `as_map`: the object is read with `deserialize_map`, its keys with
+    /// `deserialize_identifier` and its tag with `tag_request`, never
+    /// `deserialize_any` up to the tag, so that formats that do not
+    /// describe themselves (postcard, bincode) read the internally tagged
+    /// form when its tag comes first. A constant: a set without it
+    /// compiles the walk as it was.
+    const AS_MAP: bool = false;
+
     /// Whether `exact_numbers` can be true: a constant, so that for an enum
     /// without it the walk does not compile the text reader (rustc drops a
     /// branch on a constant before it instantiates what the branch calls;
@@ -332,6 +349,12 @@ impl<'de, T: Dispatch<'de>> Subtypes<'de> for EnumSubtypes<T> {
     const MAY_BE_PRESENCE: bool = T::SETTINGS.key.is_none();
     const MAY_LIMIT: bool = T::SETTINGS.max_buffer.is_some();
     const MAY_REQUIRE_TAG_FIRST: bool = T::SETTINGS.require_tag_first;
+    const AS_MAP: bool = T::AS_MAP;
+
+    #[inline]
+    fn tag_request(&self) -> TagRequest {
+        T::TAG_REQUEST
+    }
 
     #[inline]
     fn build<P: Payload<'de>>(
@@ -385,11 +408,45 @@ where
     // Otherwise the format is asked only when something is buffered (see
     // `Buffer`).
     let human_readable = settings.erased.then(|| deserializer.is_human_readable());
-    deserializer.deserialize_any(DispatchVisitor {
-        subtypes,
-        human_readable,
-        marker: PhantomData,
-    })
+    if S::AS_MAP {
+        // Asked once: whether a failed value before the tag may be the
+        // format's refusal of `deserialize_any` (see `walk`).
+        let described = deserializer.is_human_readable();
+        return deserializer.deserialize_map(DispatchVisitor {
+            subtypes,
+            human_readable: human_readable.or(Some(described)),
+            marker: PhantomData,
+        });
+    }
+    let name = settings.key.map(|_| settings.name);
+    deserializer
+        .deserialize_any(DispatchVisitor {
+            subtypes,
+            human_readable,
+            marker: PhantomData,
+        })
+        .map_err(|e| name_as_map(e, name))
+}
+
+/// A format that does not describe itself refuses `deserialize_any`, with
+/// which the internally tagged form starts: its error names `as_map`, the
+/// form such formats read. Found by the format's own words, on the error
+/// path only (a `Deserializer` does not say whether it describes itself);
+/// postcard keeps no message of ours (`WontImplement` stays as it is).
+#[cold]
+#[inline(never)]
+fn name_as_map<E: de::Error>(error: E, name: Option<&'static str>) -> E {
+    let Some(name) = name else {
+        return error;
+    };
+    let text = error.to_string();
+    if !text.contains("deserialize_any") || text.contains("as_map") {
+        return error;
+    }
+    E::custom(format_args!(
+        "{text}: {name} is internally tagged, which this format cannot read back; \
+         add `as_map` to its `#[json_subtypes(...)]` (on a profile, `.as_map()`) to write and read it as a map with the tag first, as typetag does"
+    ))
 }
 
 /// `Dispatch::read_known_tag` for literal tags: the value is read by the

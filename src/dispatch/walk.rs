@@ -9,6 +9,7 @@ use core::marker::PhantomData;
 use serde::de::{self, Error as _, MapAccess, SeqAccess, Unexpected, Visitor};
 
 use super::key::{KeySeed, KnownTagSeed, TagSeed};
+use super::string_keys::StringKeys;
 use super::Subtypes;
 use crate::buffer::Buffer;
 use crate::rest::{missing_field, PrefixReader, Rest, RestSeq};
@@ -79,6 +80,23 @@ impl<'de, S: Subtypes<'de>> DispatchVisitor<'de, S> {
         }
     }
 
+    /// `as_map`: a value before the tag could not be kept. In a format
+    /// that does not describe itself that is the format refusing
+    /// `deserialize_any`: the error says the tag must come first.
+    #[cold]
+    #[inline(never)]
+    fn before_the_tag<E: de::Error>(&self, error: E) -> E {
+        if self.human_readable != Some(false) {
+            return error;
+        }
+        let s = self.subtypes.settings();
+        E::custom(format_args!(
+            "{error}: a key came before the tag `{}` of {}, and a format that does not describe itself (postcard, bincode) reads an `as_map` value only with its tag first",
+            s.key.unwrap_or_default(),
+            s.name
+        ))
+    }
+
     /// Presence mode: the one subtype whose fields are all there is to see.
     fn decide<E: de::Error>(&self, seen: u128) -> Result<u32, E> {
         let s = &self.subtypes;
@@ -139,19 +157,15 @@ impl fmt::Display for Fields<'_> {
     }
 }
 
-impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
-    type Value = S::Value;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let s = self.subtypes.settings();
-        expecting(f, s.expecting, s.key, s.name)
-    }
-
-    fn visit_map<A>(self, mut map: A) -> Result<S::Value, A::Error>
+impl<'de, S: Subtypes<'de>> DispatchVisitor<'de, S> {
+    /// The walk over the object's keys (`visit_map`'s body).
+    #[inline(always)]
+    fn walk<A>(self, mut map: A) -> Result<S::Value, A::Error>
     where
         A: MapAccess<'de>,
     {
         clear_hoist();
+
         let s = &self.subtypes;
         let settings = s.settings();
         let mut prefix = Buffer::new();
@@ -217,10 +231,17 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
                 Some(false) if S::MAY_BE_EXACT && settings.exact_numbers => {
                     crate::exact::record_value(&mut prefix, &mut map, depth, settings.limit())?
                 }
-                Some(false) => match if S::MAY_LIMIT { settings.limit() } else { None } {
-                    Some(limit) => prefix.record_value_within(&mut map, depth, limit)?,
-                    None => prefix.record_value(&mut map, depth)?,
-                },
+                Some(false) => {
+                    let recorded = match if S::MAY_LIMIT { settings.limit() } else { None } {
+                        Some(limit) => prefix.record_value_within(&mut map, depth, limit),
+                        None => prefix.record_value(&mut map, depth),
+                    };
+                    if S::AS_MAP {
+                        recorded.map_err(|e| self.before_the_tag(e))?;
+                    } else {
+                        recorded?;
+                    }
+                }
                 None => break,
             }
         }
@@ -240,6 +261,28 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
                 self.build(fallback, prefix.prefix_reader_ended(), map, Some(key))
             }
             _ => Err(missing_field(key)),
+        }
+    }
+}
+
+impl<'de, S: Subtypes<'de>> Visitor<'de> for DispatchVisitor<'de, S> {
+    type Value = S::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = self.subtypes.settings();
+        expecting(f, s.expecting, s.key, s.name)
+    }
+
+    #[inline]
+    fn visit_map<A>(self, map: A) -> Result<S::Value, A::Error>
+    where
+        A: MapAccess<'de>,
+    {
+        // A constant: a set without `as_map` compiles only the second call.
+        if S::AS_MAP {
+            self.walk(StringKeys(map))
+        } else {
+            self.walk(map)
         }
     }
 

@@ -14,10 +14,12 @@ use serde::ser::{self, Impossible, Serialize, Serializer};
 use crate::tag::Literal;
 
 mod fields;
+mod map_form;
 mod payload;
 
 use self::fields::VariantFields;
 pub(crate) use self::fields::{struct_variant, write_unit, Owner, TagEntry};
+pub use self::map_form::AsMap;
 pub(crate) use self::payload::PayloadSerializer;
 
 /// What generated code provides to write an enum's tags.

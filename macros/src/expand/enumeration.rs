@@ -204,6 +204,20 @@ fn generate(cont: &Container) -> TokenStream {
         let bytes = m.value as usize;
         quote!(max_buffer: ::core::option::Option::Some(#bytes),)
     });
+    // `as_map`: read with `deserialize_map`, each tag with the one request
+    // every tag's kind allows, and written through `AsMap`.
+    let as_map = cont.attrs.as_map.as_ref().map(|_| {
+        let request = tag_request(cont);
+        quote!(
+            const AS_MAP: bool = true;
+            const TAG_REQUEST: #private::TagRequest = #private::TagRequest::#request;
+        )
+    });
+    let as_map_write = cont
+        .attrs
+        .as_map
+        .as_ref()
+        .map(|_| quote!(let __serializer = #private::AsMap(__serializer);));
     let require_tag_first = cont
         .attrs
         .require_tag_first
@@ -318,7 +332,7 @@ fn generate(cont: &Container) -> TokenStream {
                     #(#twin_variants,)*
                 }
             },
-            quote!(#twin::serialize(self, #private::TaggedSerializer::<__S, __Table>::new(__serializer))),
+            quote!(#twin::serialize(self, #private::TaggedSerializer::<_, __Table>::new(__serializer))),
             quote!(#twin::deserialize(#private::VariantDeserializer::new(__index, __payload))),
         )
     };
@@ -349,6 +363,7 @@ fn generate(cont: &Container) -> TokenStream {
                 where
                     __S: #private::serde::Serializer,
                 {
+                    #as_map_write
                     #write_body
                 }
             }
@@ -379,6 +394,7 @@ fn generate(cont: &Container) -> TokenStream {
                 };
                 const VARIANTS: &'static [&'static str] = &[#(#variant_names),*];
                 const FIELDS: &'static [&'static str] = &[#(#presence_fields),*];
+                #as_map
 
                 #[inline]
                 fn is_nested(index: u32) -> bool {
@@ -638,7 +654,7 @@ impl Lean {
         Some(Lean {
             shapes: quote!(#(#shapes)*),
             write: quote! {
-                let __s = #private::TaggedSerializer::<__S, __Table>::new(__serializer);
+                let __s = #private::TaggedSerializer::<_, __Table>::new(__serializer);
                 match self {
                     #(#writes)*
                 }
@@ -723,4 +739,27 @@ impl Apart {
             read,
         }
     }
+}
+
+/// The one request every tag and alias of `cont` is read with under
+/// `as_map`, as the runtime's `TagRequest::of` finds it for a registry.
+pub(super) fn tag_request(cont: &Container) -> proc_macro2::Ident {
+    let mut kinds = cont
+        .variants
+        .iter()
+        .flat_map(|v| &v.tags)
+        .map(|t| match t.value {
+            TagValue::Str(_) => "Str",
+            TagValue::U64(_) => "U64",
+            TagValue::I64(_) => "I64",
+            TagValue::Bool(_) => "Bool",
+            TagValue::Typed(_) => "Any",
+        });
+    let first = kinds.next().unwrap_or("Str");
+    let all = kinds.fold(first, |all, kind| match (all, kind) {
+        _ if all == kind => all,
+        ("U64" | "I64", "U64" | "I64") => "I64",
+        _ => "Any",
+    });
+    proc_macro2::Ident::new(all, proc_macro2::Span::call_site())
 }

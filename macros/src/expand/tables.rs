@@ -209,7 +209,17 @@ pub(super) fn literal_tables(cont: &Container) -> TokenStream {
         .iter()
         .map(|(_, ty)| quote!(<#ty as #private::Claims>::tags(__out, __depth + 1);))
         .collect();
-    let tag = tag_arms(cont, |v| literal(&v.tags[0].value));
+    // `as_map` with negative and positive int tags reads every tag with
+    // `deserialize_i64`: each is written as an `i64`, or postcard's and
+    // bincode's encodings of the two would differ.
+    let signed = cont.attrs.as_map.is_some() && super::enumeration::tag_request(cont) == "I64";
+    let tag = tag_arms(cont, |v| match v.tags[0].value {
+        TagValue::U64(u) if signed && i64::try_from(u).is_ok() => {
+            let i = u as i64;
+            quote!(#private::Literal::I64(#i))
+        }
+        ref value => literal(value),
+    });
     let visible = visible_indexes(cont);
     // A visible field may hold an alias too: it reads back to its variant.
     let alias_arms: Vec<TokenStream> = visible

@@ -66,6 +66,15 @@ pub fn generate(cont: &Container) -> TokenStream {
                     #private::serde::ser::SerializeStruct::end(__state)
                 }
             }
+            _ if cont.attrs.as_map.is_some() => quote! {
+                #private::serde::Serializer::serialize_newtype_variant(
+                    #private::TaggedSerializer::<_, __Table>::new(#private::AsMap(__serializer)),
+                    #name,
+                    #index,
+                    #variant_name,
+                    self,
+                )
+            },
             _ => quote! {
                 #private::serde::Serializer::serialize_newtype_variant(
                     #private::TaggedSerializer::<__S, __Table>::new(__serializer),

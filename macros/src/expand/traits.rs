@@ -283,7 +283,8 @@ impl Settings {
             None => quote!(::core::option::Option::None),
         };
         let deny_unknown_fields = attrs.deny_unknown_fields.is_some();
-        let internal = match external || attrs.content.is_some() {
+        let as_map = attrs.as_map.is_some();
+        let internal = match external || attrs.content.is_some() || as_map {
             true => quote!(
                 const __JSON_SUBTYPES_INTERNAL: bool = false;
             ),
@@ -307,6 +308,7 @@ impl Settings {
                     external: #external,
                     content: #content,
                     deny_unknown_fields: #deny_unknown_fields,
+                    as_map: #as_map,
                 }
             },
             internal,

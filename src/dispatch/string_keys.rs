@@ -1,0 +1,92 @@
+//! `as_map`: every key of the object read as a string, as typetag reads its
+//! internally tagged form (its `MapWithStringKeys`). Formats that do not
+//! describe themselves (postcard, bincode) refuse `deserialize_identifier`
+//! and `deserialize_any`, with which a payload's derived `Deserialize` and
+//! the walk ask for keys; `deserialize_str` they answer, and every
+//! self-describing format answers it for a string key the same way.
+
+use serde::de::{DeserializeSeed, Deserializer, MapAccess, Visitor};
+
+/// The object's map, its keys read with `deserialize_str`.
+pub(super) struct StringKeys<A>(pub(super) A);
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for StringKeys<A> {
+    type Error = A::Error;
+
+    #[inline]
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        self.0.next_key_seed(StringKey(seed))
+    }
+
+    #[inline]
+    fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
+        self.0.next_value_seed(seed)
+    }
+
+    #[inline]
+    fn size_hint(&self) -> Option<usize> {
+        self.0.size_hint()
+    }
+}
+
+/// A key's seed, and then its deserializer, asking for a string where it
+/// would ask for any value or an identifier.
+struct StringKey<T>(T);
+
+impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for StringKey<K> {
+    type Value = K::Value;
+
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<K::Value, D::Error> {
+        self.0.deserialize(StringKey(deserializer))
+    }
+}
+
+macro_rules! forward {
+    ($($method:ident($($arg:ident: $ty:ty),*))*) => {
+        $(
+            #[inline]
+            fn $method<V: Visitor<'de>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value, D::Error> {
+                self.0.$method($($arg,)* visitor)
+            }
+        )*
+    };
+}
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for StringKey<D> {
+    type Error = D::Error;
+
+    #[inline]
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        self.0.deserialize_str(visitor)
+    }
+
+    #[inline]
+    fn deserialize_identifier<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        self.0.deserialize_str(visitor)
+    }
+
+    #[inline]
+    fn is_human_readable(&self) -> bool {
+        self.0.is_human_readable()
+    }
+
+    forward! {
+        deserialize_bool() deserialize_i8() deserialize_i16() deserialize_i32()
+        deserialize_i64() deserialize_i128() deserialize_u8() deserialize_u16()
+        deserialize_u32() deserialize_u64() deserialize_u128() deserialize_f32()
+        deserialize_f64() deserialize_char() deserialize_str() deserialize_string()
+        deserialize_bytes() deserialize_byte_buf() deserialize_option()
+        deserialize_unit() deserialize_seq() deserialize_map()
+        deserialize_ignored_any()
+        deserialize_unit_struct(name: &'static str)
+        deserialize_newtype_struct(name: &'static str)
+        deserialize_tuple(len: usize)
+        deserialize_tuple_struct(name: &'static str, len: usize)
+        deserialize_struct(name: &'static str, fields: &'static [&'static str])
+        deserialize_enum(name: &'static str, variants: &'static [&'static str])
+    }
+}
