@@ -11,9 +11,9 @@ use std::sync::Arc;
 use serde::de::{self, Deserializer};
 use serde::ser::{Error as _, Serializer};
 
+use crate::compiled::{write_json, AnyReaders, AnyValue, Readers, Slot};
 use crate::dispatch::{deserialize_with, Settings, Subtypes};
 use crate::marker::Conversions;
-use crate::native::{write_json, AnyReaders, AnyValue, Readers, Slot};
 use crate::object::Subtype;
 use crate::representation::{adjacent, external, Adjacent, Bare, Representation};
 use crate::rest::Payload;
@@ -21,10 +21,10 @@ use crate::tag::{
     map, Found, Literal, Lookup, Map, OwnedLiteral, TagIndex, TagOwner, TagRequest, TagSink,
     TagVisitor,
 };
-use crate::tagged::{Owner, PayloadSerializer, TagEntry};
+use crate::tag_writer::{Owner, PayloadSerializer, TagEntry};
 
 /// One registered subtype of a trait, as the impl attribute writes it (its
-/// readers come beside it, from `native::readers`).
+/// readers come beside it, from `compiled::readers`).
 pub struct Entry {
     /// The tag (`None` for a fallback or a presence-mode subtype).
     pub tag: Option<Literal>,

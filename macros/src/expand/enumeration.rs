@@ -4,7 +4,7 @@
 //! - An enum without generics whose variants carry no serde attribute that
 //!   changes how they are read or written (fields at most renamed) gets no
 //!   serde derive: `build` and `serialize` are a `match` over its variants
-//!   calling the runtime's shared code (`shape.rs`). This is most enums, and
+//!   calling the runtime's shared code (`plain_variants.rs`). This is most enums, and
 //!   it is what keeps the expansion below serde's own.
 //! - Any other enum's serde code is derived by serde itself on a private
 //!   twin with `#[serde(remote = "...")]`, so every serde field attribute
@@ -296,7 +296,7 @@ fn generate(cont: &Container) -> TokenStream {
 
     // Without serde attributes that change how a variant's content is read
     // or written, no twin: variants are built and written by the runtime's
-    // shared code (`shape.rs`), which costs far less to compile.
+    // shared code (`plain_variants.rs`), which costs far less to compile.
     let lean = match apart {
         None => Lean::of(cont, &name),
         // serde's derive writes these forms, so the twin is always there.
@@ -522,7 +522,7 @@ fn resolved_builds(cont: &Container) -> TokenStream {
 }
 
 /// The longest struct variant the runtime's `FieldTuple` takes (its tuple
-/// impls in `shape.rs`); a longer one keeps the twin.
+/// impls in `plain_variants.rs`); a longer one keeps the twin.
 const MAX_FIELDS: usize = 16;
 
 /// The expansion without a twin: a `StructShape` per struct variant, and
