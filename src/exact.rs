@@ -19,7 +19,7 @@ use core::fmt;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, Visitor};
 
 use crate::buffer::{parse_float, without_position, Buffer, Limit, Recorder, RAW_TOKEN};
-use crate::native::{self, OnJson};
+use crate::compiled::{self, OnJson};
 
 /// The value of a map entry before the tag, recorded under `exact_numbers`.
 pub(crate) struct ExactSeed<'b, 'de>(pub(crate) Recorder<'b, 'de>);
@@ -40,7 +40,7 @@ impl<'de> DeserializeSeed<'de> for ExactSeed<'_, 'de> {
         if cfg!(feature = "arbitrary_precision") {
             return deserializer.deserialize_any(recorder);
         }
-        match native::with_json(deserializer, RecordText(recorder)) {
+        match compiled::with_json(deserializer, RecordText(recorder)) {
             Ok(out) => out,
             Err((deserializer, RecordText(recorder))) => deserializer.deserialize_any(recorder),
         }

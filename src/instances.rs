@@ -13,7 +13,7 @@
 //! a generic trait ([`Instance`]) carries no `T`: the `TypeId` of the
 //! instantiation it belongs to, and its readers and conversions with their
 //! `T` erased. Each instantiation's registry takes the registrations with
-//! its own `TypeId`; the readers check the slot they fill (`native`), so a
+//! its own `TypeId`; the readers check the slot they fill (`compiled`), so a
 //! registration can only ever fill a slot of the type it was made for.
 
 use core::any::{Any, TypeId};
@@ -23,8 +23,8 @@ use std::sync::Arc;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
+use crate::compiled::{AnyReaders, Readers};
 use crate::marker::Conversions;
-use crate::native::{AnyReaders, Readers};
 use crate::object::Upcast;
 use crate::registry::{Described, Entry, Member, Registry, TagPosition, TraitSettings};
 use crate::tag::OwnedLiteral;
@@ -105,7 +105,7 @@ where
     T: ?Sized + Upcast<C> + 'static,
     C: Serialize + DeserializeOwned + 'static,
 {
-    crate::native::readers::<T, C>().any()
+    crate::compiled::readers::<T, C>().any()
 }
 
 /// `C`'s readers for `T` in the external or adjacent form, without their
@@ -115,7 +115,7 @@ where
     T: ?Sized + Upcast<C> + 'static,
     C: Serialize + DeserializeOwned + 'static,
 {
-    crate::native::readers_wrapped::<T, C>().any()
+    crate::compiled::readers_wrapped::<T, C>().any()
 }
 
 /// `C`'s readers and writer compiled for serde_json besides, for `T`,
@@ -125,7 +125,7 @@ where
     T: ?Sized + Upcast<C> + 'static,
     C: Serialize + DeserializeOwned + 'static,
 {
-    crate::native::compiled::<T, C>().any()
+    crate::compiled::compiled::<T, C>().any()
 }
 
 /// The registry of `T` (an instantiation of a generic trait), from the

@@ -1511,11 +1511,11 @@
 #![deny(missing_docs)]
 
 mod buffer;
-mod content;
+mod compiled;
 // Their `pub` items are reached only through `__private`.
 #[allow(missing_docs)]
 mod dispatch;
-mod entry;
+mod dyn_entry;
 mod erased;
 mod exact;
 // Both reached only through `__private`.
@@ -1526,32 +1526,32 @@ mod instances;
 #[allow(missing_docs)]
 mod marker;
 mod names;
-mod native;
 mod object;
+// Reached only through `__private`, and only with the `utoipa` feature.
+#[cfg(feature = "utoipa")]
+mod openapi;
+mod owned_value;
+// Reached only through `__private`.
+#[allow(missing_docs)]
+mod plain_variants;
 mod profile;
 mod registry;
 mod representation;
 // Reached only through `__private`.
 #[allow(missing_docs)]
 mod rest;
-mod same;
-// Reached only through `__private`.
-#[allow(missing_docs)]
-mod shape;
-mod state;
 // Reached only through `__private`, and only with the `schemars` feature.
 #[cfg(feature = "schemars")]
 #[allow(missing_docs)]
 mod schema;
-// Reached only through `__private`, and only with the `utoipa` feature.
-#[cfg(feature = "utoipa")]
-mod openapi;
+mod state;
 #[allow(missing_docs)]
 mod tag;
 #[allow(missing_docs)]
-mod tagged;
+mod tag_writer;
 mod tagged_one;
 mod unknown;
+mod visible;
 
 pub use crate::object::{Subtype, Upcast};
 #[allow(deprecated)]
@@ -1577,14 +1577,16 @@ pub mod __private {
     };
     pub use crate::fallback::{fallback_holds, FallbackProbe, ProbeAny, ProbeNotAMap};
     pub use crate::object::{Subtype, Upcast};
+    pub use crate::plain_variants::{
+        fields, newtype, no_variant, unit, FieldRefs, FieldTuple, StructShape,
+    };
     pub use crate::representation::enums::{
         deserialize_adjacent, deserialize_external, UnitVariant,
     };
     pub use crate::rest::{HeadFirst, Payload, VariantDeserializer};
-    pub use crate::shape::{fields, newtype, no_variant, unit, FieldRefs, FieldTuple, StructShape};
     pub use json_subtypes_macros::__JsonSubtypes;
-    pub mod native {
-        pub use crate::native::{compiled, readers, readers_wrapped, Readers};
+    pub mod compiled {
+        pub use crate::compiled::{compiled, readers, readers_wrapped, Readers};
     }
     pub mod marker {
         pub use crate::marker::{probe, Conversions, Markers, Probe};
@@ -1594,7 +1596,7 @@ pub mod __private {
         pub use crate::instances::schema_name;
         pub use crate::instances::{build, registry, Instance};
     }
-    pub use crate::entry::{
+    pub use crate::dyn_entry::{
         deserialize_marked, deserialize_registered, serialize_marked, serialize_registered,
     };
     pub use crate::registry::{
@@ -1604,7 +1606,7 @@ pub mod __private {
         check_nested, read_typed_tag, str_chunk, unknown_typed_tag, Claims, Found, HeadValue,
         Literal, LiteralTable, TagRequest, TagSink, MAX_NESTING,
     };
-    pub use crate::tagged::{AsMap, TaggedSerializer, Tagging};
+    pub use crate::tag_writer::{AsMap, TaggedSerializer, Tagging};
     pub use crate::tagged_one::{FromHierarchy, SubtypeOf};
     pub mod tagged_one {
         pub use crate::tagged_one::{enum_mismatch, take_registered, write_registered};
@@ -1616,7 +1618,7 @@ pub mod __private {
     pub use crate::__json_subtypes_schema as schema_gate;
     #[cfg(feature = "schemars")]
     pub mod schema {
-        pub use crate::entry::registered_schema as registered;
+        pub use crate::dyn_entry::registered_schema as registered;
         pub use crate::schema::*;
     }
     pub use crate::__json_subtypes_exact_numbers as exact_numbers_gate;

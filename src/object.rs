@@ -9,7 +9,7 @@ use core::any::TypeId;
 use serde::ser::Serialize;
 
 use crate::tag::OwnedLiteral;
-use crate::tagged::PayloadSerializer;
+use crate::tag_writer::PayloadSerializer;
 
 mod sealed {
     /// Keeps [`Subtype`](super::Subtype) to the impls of this crate.
@@ -65,7 +65,7 @@ impl<T: Serialize + 'static> Subtype for T {
 pub type JsonWriter<'a, 'b> = &'a mut serde_json::Serializer<&'b mut Vec<u8>>;
 
 /// What a subtype's compiled writer writes to when the serializer is a
-/// [`JsonWriter`] and the tag goes in (see `native::readers`).
+/// [`JsonWriter`] and the tag goes in (see `compiled::readers`).
 pub type TaggedJson<'a, 'b> = PayloadSerializer<'a, JsonWriter<'a, 'b>, &'a OwnedLiteral>;
 
 /// `Self` (a `dyn Trait`) can hold a `C`: the bound of

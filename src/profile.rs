@@ -11,7 +11,7 @@ use std::sync::Arc;
 use serde::de::{DeserializeOwned, DeserializeSeed, Deserializer};
 use serde::ser::{Serialize, Serializer};
 
-use crate::native::AnyReaders;
+use crate::compiled::AnyReaders;
 use crate::object::{Subtype, Upcast};
 use crate::registry::{Described, Member, Registered, Registry, TagPosition};
 use crate::representation::Representation;
@@ -648,7 +648,7 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
             when_fields,
             type_name: short_name::<C>(),
             type_id: TypeId::of::<C>(),
-            readers: crate::native::profile_readers::<T, C>().any(),
+            readers: crate::compiled::profile_readers::<T, C>().any(),
             markers,
             schema: None,
         });
@@ -753,7 +753,7 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
         T: Upcast<C>,
     {
         self.compiled
-            .push((TypeId::of::<C>(), crate::native::compiled::<T, C>().any()));
+            .push((TypeId::of::<C>(), crate::compiled::compiled::<T, C>().any()));
         self
     }
 

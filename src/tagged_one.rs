@@ -17,7 +17,7 @@ use serde::ser::{Serialize, Serializer};
 
 use crate::object::Subtype;
 use crate::registry::{Registered, Registry};
-use crate::tagged::Tagging;
+use crate::tag_writer::Tagging;
 
 /// A value of one subtype, written with the tag its hierarchy `H` (a
 /// `dyn Trait`, or an enum) writes for it, and read back only with that tag.

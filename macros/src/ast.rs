@@ -15,13 +15,13 @@ use crate::attr::{
 };
 use crate::case::RenameRule;
 use crate::ctx::Ctxt;
-use crate::serde_attr::{serde_entries, SerdeEntry, Which};
+use crate::serde_attr::SerdeAttrs;
 
 pub struct Container<'a> {
     pub item: &'a ItemEnum,
     pub attrs: ContainerAttrs,
-    /// The enum's `#[serde(...)]` entries.
-    pub serde: Vec<SerdeEntry>,
+    /// The enum's `#[serde(...)]` attributes.
+    pub serde: SerdeAttrs,
     pub variants: Vec<Variant<'a>>,
 }
 
@@ -40,10 +40,10 @@ pub struct Variant<'a> {
     /// empty for a fallback and in presence mode.
     pub tags: Vec<Spanned<TagValue>>,
     pub attrs: VariantAttrs,
-    /// The variant's `#[serde(...)]` entries.
-    pub serde: Vec<SerdeEntry>,
-    /// Each field's `#[serde(...)]` entries, in field order.
-    pub field_serde: Vec<Vec<SerdeEntry>>,
+    /// The variant's `#[serde(...)]` attributes.
+    pub serde: SerdeAttrs,
+    /// Each field's `#[serde(...)]` attributes, in field order.
+    pub field_serde: Vec<SerdeAttrs>,
     /// `visible`: the payload reads the tag entry and writes the tag itself
     /// (a tagged newtype variant, or a struct variant with a field named
     /// like the tag).
@@ -69,33 +69,26 @@ impl Variant<'_> {
     /// A `nested` variant the parent may build straight from the child's
     /// resolution: no serde attribute changes how its payload is read.
     pub fn is_direct_nested(&self) -> bool {
-        self.is_nested() && self.serde.is_empty() && self.field_serde.iter().all(Vec::is_empty)
+        self.is_nested()
+            && self.serde.is_empty()
+            && self.field_serde.iter().all(SerdeAttrs::is_empty)
     }
 
     /// Without `#[serde(skip)]` or `#[serde(skip_deserializing)]`: its tags
     /// select it on read.
     pub fn is_readable(&self) -> bool {
-        !self
-            .serde
-            .iter()
-            .any(|e| e.is("skip") || e.is("skip_deserializing"))
+        !self.serde.skip_deserializing
     }
 
     /// Without `#[serde(skip)]` or `#[serde(skip_serializing)]`: it can be
     /// written.
     pub fn is_writable(&self) -> bool {
-        !self
-            .serde
-            .iter()
-            .any(|e| e.is("skip") || e.is("skip_serializing"))
+        !self.serde.skip_serializing
     }
 
-    /// The fields with their serde entries.
-    pub fn fields(&self) -> impl Iterator<Item = (&syn::Field, &[SerdeEntry])> {
-        self.original
-            .fields
-            .iter()
-            .zip(self.field_serde.iter().map(Vec::as_slice))
+    /// The fields with their serde attributes.
+    pub fn fields(&self) -> impl Iterator<Item = (&syn::Field, &SerdeAttrs)> {
+        self.original.fields.iter().zip(&self.field_serde)
     }
 
     /// The payload type of a newtype variant.
@@ -160,25 +153,20 @@ impl<'a> Container<'a> {
                     style,
                     tags,
                     attrs,
-                    serde: serde_entries(&original.attrs),
+                    serde: SerdeAttrs::parse(&original.attrs),
                     field_serde: original
                         .fields
                         .iter()
-                        .map(|f| serde_entries(&f.attrs))
+                        .map(|f| SerdeAttrs::parse(&f.attrs))
                         .collect(),
                     visible: false,
                 }
             })
             .collect::<Vec<Variant>>();
-        let mut serde = serde_entries(&item.attrs);
-        // Ours means serde's: the model, the checks and the twin see one key.
+        let mut serde = SerdeAttrs::parse(&item.attrs);
+        // Ours means serde's: the model and the twin see one key.
         if let Some(rule) = &attrs.rename_all_fields {
-            serde.push(SerdeEntry {
-                key: "rename_all_fields".to_owned(),
-                which: Which::Both,
-                value: Some(rule.value.clone()),
-                path: rule.tokens.clone(),
-            });
+            serde.set_rename_all_fields(&rule.value);
         }
         let mut cont = Container {
             item,
@@ -214,21 +202,19 @@ impl<'a> Container<'a> {
         if variant.style != Style::Struct {
             return out;
         }
-        for (field, entries) in variant.fields() {
+        for (field, serde) in variant.fields() {
             let Some(ident) = &field.ident else { continue };
-            for e in entries.iter().filter(|e| e.is("rename") || e.is("alias")) {
-                if let Some(lit) = e.value.as_ref().filter(|lit| lit.value() == key) {
-                    out.push(TagField {
-                        tokens: lit.to_token_stream(),
-                        alias: e.is("alias"),
-                    });
-                }
+            for name in serde.names.iter().filter(|n| n.lit.value() == key) {
+                out.push(TagField {
+                    tokens: name.lit.to_token_stream(),
+                    alias: name.alias,
+                });
             }
             // Without a rename, serde reads and writes the field's own name,
             // after the variant's `rename_all` or the enum's `rename_all_fields`.
             let own = ident.unraw().to_string();
             let unrenamed = |ser: bool| {
-                let renamed = entries.iter().any(|e| e.is("rename") && e.applies(ser));
+                let renamed = serde.rename.get(ser).is_some();
                 let name = match self.field_rule(variant, ser) {
                     Some(rule) => rule.apply_to_field(&own),
                     None => own.clone(),
@@ -253,24 +239,18 @@ impl<'a> Container<'a> {
     /// or reading: the variant's `rename_all`, else the enum's
     /// `rename_all_fields`.
     pub fn field_rule(&self, variant: &Variant, ser: bool) -> Option<RenameRule> {
-        let rule = |entries: &[SerdeEntry], key: &str| {
-            entries
-                .iter()
-                .filter(|e| e.is(key) && e.applies(ser))
-                .filter_map(|e| RenameRule::from_str(&e.value.as_ref()?.value()))
-                .next_back()
-        };
-        rule(&variant.serde, "rename_all").or_else(|| rule(&self.serde, "rename_all_fields"))
+        (variant.serde.rename_all.get(ser))
+            .or(self.serde.rename_all_fields.get(ser))
+            .copied()
     }
 
-    /// The string of the enum's `#[serde(key = "...")]`, for writing (`ser`)
-    /// or reading.
-    pub fn serde_value(&self, key: &str, ser: bool) -> Option<String> {
-        self.serde
-            .iter()
-            .filter(|e| e.is(key) && e.applies(ser))
-            .filter_map(|e| Some(e.value.as_ref()?.value()))
-            .next_back()
+    /// The enum's name in messages and to formats: its `#[serde(rename)]`
+    /// for reading, else its own.
+    pub fn serde_name(&self) -> String {
+        match self.serde.rename.get(false) {
+            Some(lit) => lit.value(),
+            None => self.item.ident.to_string(),
+        }
     }
 
     pub fn tag_key(&self) -> Option<&str> {

@@ -8,7 +8,7 @@ use quote::ToTokens;
 use crate::ast::{Container, Impl, Registration, Style, Trait};
 use crate::attr::{ContainerAttrs, InstanceAttr, TagValue};
 use crate::ctx::Ctxt;
-use crate::serde_attr;
+use crate::serde_attr::{self, Key};
 
 pub fn check(cx: &Ctxt, cont: &Container) {
     check_tag_present(cx, cont);
@@ -42,10 +42,7 @@ fn check_rename_all_fields_once(cx: &Ctxt, cont: &Container) {
     let Some(ours) = &cont.attrs.rename_all_fields else {
         return;
     };
-    let in_serde = serde_attr::serde_entries(&cont.item.attrs)
-        .iter()
-        .any(|e| e.is("rename_all_fields"));
-    if in_serde {
+    if cont.serde.has(Key::RenameAllFields) {
         cx.error_spanned_by(
             ours,
             "`rename_all_fields` is given twice, here and in `#[serde(...)]`; keep one",
@@ -362,35 +359,36 @@ fn check_exact_numbers_buffers(cx: &Ctxt, attrs: &ContainerAttrs) {
 fn check_container_serde_attrs(cx: &Ctxt, cont: &Container) {
     // `rename_all(serialize = ..., deserialize = ...)` is two entries, one mistake.
     let mut reported = std::collections::HashSet::new();
-    for entry in &cont.serde {
-        let key = entry.key.as_str();
+    for entry in &cont.serde.given {
+        let key = entry.key;
         if !reported.insert(key) {
             continue;
         }
         let message = match key {
-            "tag" => conflict(key, "use `#[json_subtypes(tag = \"...\")]`"),
-            "rename_all" => conflict(key, "use `#[json_subtypes(rename_all = \"...\")]`"),
-            "untagged" => conflict(
+            Key::Tag => conflict(key, "use `#[json_subtypes(tag = \"...\")]`"),
+            Key::RenameAll => conflict(key, "use `#[json_subtypes(rename_all = \"...\")]`"),
+            Key::Untagged => conflict(
                 key,
                 "to pick variants by their fields, put `#[json_subtypes(when_field = \"...\")]` on them",
             ),
-            "content" => conflict(
+            Key::Content => conflict(
                 key,
                 "for the adjacently tagged form write `#[json_subtypes(tag = \"...\", content = \"...\")]`",
             ),
-            "remote" | "from" | "try_from" | "into" | "transparent" | "variant_identifier"
-            | "field_identifier" => {
+            Key::Remote | Key::From | Key::TryFrom | Key::Into | Key::Transparent | Key::VariantIdentifier
+            | Key::FieldIdentifier => {
                 conflict(key, "remove it; `#[json_subtypes]` decides the enum's form")
             }
-            "default" => "`#[serde(default)]` is for structs; put it on the payload struct or on the fields of a struct variant".to_owned(),
-            "crate" => "`#[serde(crate)]` is not needed: `#[json_subtypes]` reaches serde through `json_subtypes`; remove it".to_owned(),
+            Key::Default => "`#[serde(default)]` is for structs; put it on the payload struct or on the fields of a struct variant".to_owned(),
+            Key::Crate => "`#[serde(crate)]` is not needed: `#[json_subtypes]` reaches serde through `json_subtypes`; remove it".to_owned(),
             _ => continue,
         };
         cx.error_spanned_by(&entry.path, message);
     }
 }
 
-fn conflict(key: &str, fix: &str) -> String {
+fn conflict(key: Key, fix: &str) -> String {
+    let key = key.name();
     format!("`#[serde({key})]` conflicts with `#[json_subtypes]`; {fix}")
 }
 
@@ -400,25 +398,25 @@ fn check_variant_serde_attrs(cx: &Ctxt, cont: &Container) {
     for variant in &cont.variants {
         // As on the enum: one error per key.
         let mut reported = std::collections::HashSet::new();
-        for entry in &variant.serde {
-            if !reported.insert(entry.key.as_str()) {
+        for entry in &variant.serde.given {
+            if !reported.insert(entry.key) {
                 continue;
             }
-            let key = &entry.key;
-            let message = match key.as_str() {
-                "rename" => {
+            let key = entry.key.name();
+            let message = match entry.key {
+                Key::Rename => {
                     "`#[serde(rename)]` on a variant; use `#[json_subtypes(name = ...)]`".to_owned()
                 }
-                "alias" => {
+                Key::Alias => {
                     "`#[serde(alias)]` on a variant; use `#[json_subtypes(alias = ...)]`".to_owned()
                 }
-                "other" | "untagged" => format!(
+                Key::Other | Key::Untagged => format!(
                     "`#[serde({key})]` on a variant; mark the variant that takes what no tag selects `#[json_subtypes(fallback)]`"
                 ),
-                "skip" | "skip_deserializing" if variant.is_fallback() => format!(
+                Key::Skip | Key::SkipDeserializing if variant.is_fallback() => format!(
                     "`#[serde({key})]` on the fallback, which unknown tags read; remove one of the two"
                 ),
-                "skip" | "skip_deserializing" if variant.is_nested() => format!(
+                Key::Skip | Key::SkipDeserializing if variant.is_nested() => format!(
                     "`#[serde({key})]` on a `nested` variant, whose tags are its child's; remove one of the two"
                 ),
                 _ => continue,

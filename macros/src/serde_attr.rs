@@ -1,13 +1,17 @@
 //! The one reading of serde's own attributes: `#[serde(...)]` lists and the
 //! `Serialize`/`Deserialize` of `#[derive(...)]`. The enum's serde code is
-//! derived by serde itself on a twin, so most keys only pass through; these
-//! entries are what the checks, the bounds, the lifetimes and the schema
-//! need to know of them (`rename`, `bound`, `borrow`, ...), and the only
-//! code that sorts a list of attributes into the user's item and the twin.
+//! derived by serde itself on a twin, so most keys only pass through;
+//! `SerdeAttrs` is what the checks, the bounds, the lifetimes and the schema
+//! need to know of them (`rename`, `bound`, `borrow`, ...) as typed fields,
+//! parsed once per enum, variant and field (`ast.rs` holds them). Also the
+//! only code that sorts a list of attributes into the user's item and the
+//! twin.
 
 use proc_macro2::TokenStream;
 use quote::{quote, ToTokens};
 use syn::{Attribute, Expr, ExprLit, Lit, LitStr, Meta};
+
+use crate::case::RenameRule;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Which {
@@ -16,38 +20,290 @@ pub enum Which {
     Ser,
 }
 
-/// One key of a `#[serde(...)]` list.
+macro_rules! keys {
+    ($($key:ident = $name:literal,)*) => {
+        /// The serde keys the macro acts on; the others pass through to serde.
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+        pub enum Key {
+            $($key,)*
+            PassedThrough,
+        }
+
+        impl Key {
+            /// The one place a key is spelt.
+            fn of(path: &syn::Path) -> Key {
+                $(if path.is_ident($name) {
+                    return Key::$key;
+                })*
+                Key::PassedThrough
+            }
+
+            /// The key as written.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Key::$key => $name,)*
+                    Key::PassedThrough => "..",
+                }
+            }
+        }
+    };
+}
+
+keys! {
+    Alias = "alias",
+    Borrow = "borrow",
+    Bound = "bound",
+    Content = "content",
+    Crate = "crate",
+    Default = "default",
+    DenyUnknownFields = "deny_unknown_fields",
+    DeserializeWith = "deserialize_with",
+    Expecting = "expecting",
+    FieldIdentifier = "field_identifier",
+    Flatten = "flatten",
+    From = "from",
+    Into = "into",
+    Other = "other",
+    Remote = "remote",
+    Rename = "rename",
+    RenameAll = "rename_all",
+    RenameAllFields = "rename_all_fields",
+    SerializeWith = "serialize_with",
+    Skip = "skip",
+    SkipDeserializing = "skip_deserializing",
+    SkipSerializing = "skip_serializing",
+    SkipSerializingIf = "skip_serializing_if",
+    Tag = "tag",
+    Transparent = "transparent",
+    TryFrom = "try_from",
+    Untagged = "untagged",
+    VariantIdentifier = "variant_identifier",
+    With = "with",
+}
+
+/// One key of a `#[serde(...)]` list as it was given: what the checks
+/// report on, in order (`rename(serialize = ..., deserialize = ...)` gives
+/// two).
 #[derive(Clone)]
-pub struct SerdeEntry {
-    /// `rename`, `bound`, `borrow`, ...
-    pub key: String,
+pub struct Given {
+    pub key: Key,
     /// `rename = "a"` is `Both`, `rename(serialize = "a")` is `Ser`.
     pub which: Which,
-    /// The string value, if the key has one.
-    pub value: Option<LitStr>,
     /// The key's path, for errors.
     pub path: TokenStream,
 }
 
-impl SerdeEntry {
-    pub fn is(&self, key: &str) -> bool {
-        self.key == key
-    }
+/// A value for writing and one for reading: `rename = "a"` sets both,
+/// `rename(serialize = "a")` one. The last given wins.
+pub struct SerDe<T> {
+    pub ser: Option<T>,
+    pub de: Option<T>,
+}
 
-    pub fn applies_to_de(&self) -> bool {
-        self.which != Which::Ser
+impl<T> Default for SerDe<T> {
+    fn default() -> Self {
+        SerDe {
+            ser: None,
+            de: None,
+        }
     }
+}
 
-    pub fn applies_to_ser(&self) -> bool {
-        self.which != Which::De
-    }
-
-    /// Whether the entry applies to writing (`ser`) or to reading.
-    pub fn applies(&self, ser: bool) -> bool {
+impl<T: Clone> SerDe<T> {
+    /// The value for writing (`ser`) or for reading.
+    pub fn get(&self, ser: bool) -> Option<&T> {
         if ser {
-            self.applies_to_ser()
+            self.ser.as_ref()
         } else {
-            self.applies_to_de()
+            self.de.as_ref()
+        }
+    }
+
+    fn set(&mut self, which: Which, value: T) {
+        if which != Which::De {
+            self.ser = Some(value.clone());
+        }
+        if which != Which::Ser {
+            self.de = Some(value);
+        }
+    }
+}
+
+/// `#[serde(default)]` or `#[serde(default = "path")]`.
+#[derive(Clone, PartialEq, Eq)]
+pub enum DefaultAttr {
+    None,
+    /// From `Default::default()`: the field's type needs `Default`.
+    Default,
+    Path,
+}
+
+/// A name serde reads or writes a field under: a `rename`, or (`alias`) on
+/// read only.
+pub struct FieldName {
+    pub lit: LitStr,
+    pub alias: bool,
+}
+
+/// serde's attributes on one item (the enum, a variant or a field), read
+/// once from its `#[serde(...)]` lists.
+pub struct SerdeAttrs {
+    /// Every key in the order given.
+    pub given: Vec<Given>,
+    pub rename: SerDe<LitStr>,
+    /// Every `rename` and `alias` string, in the order given.
+    pub names: Vec<FieldName>,
+    /// A valid `rename_all` rule.
+    pub rename_all: SerDe<RenameRule>,
+    /// A valid `rename_all_fields` rule (the enum's own, or ours).
+    pub rename_all_fields: SerDe<RenameRule>,
+    pub expecting: SerDe<LitStr>,
+    pub bound: SerDe<LitStr>,
+    /// The first `borrow`, with its lifetimes if it names them.
+    pub borrow: Option<Option<LitStr>>,
+    pub default: DefaultAttr,
+    /// `skip` or `skip_serializing`.
+    pub skip_serializing: bool,
+    /// `skip` or `skip_deserializing`.
+    pub skip_deserializing: bool,
+    pub skip_serializing_if: bool,
+    pub flatten: bool,
+    pub with: bool,
+    pub serialize_with: bool,
+    pub deserialize_with: bool,
+    pub deny_unknown_fields: bool,
+}
+
+impl SerdeAttrs {
+    /// Every entry of every `#[serde(...)]` in `attrs`.
+    pub fn parse(attrs: &[Attribute]) -> Self {
+        let mut out = SerdeAttrs {
+            given: Vec::new(),
+            rename: SerDe::default(),
+            names: Vec::new(),
+            rename_all: SerDe::default(),
+            rename_all_fields: SerDe::default(),
+            expecting: SerDe::default(),
+            bound: SerDe::default(),
+            borrow: None,
+            default: DefaultAttr::None,
+            skip_serializing: false,
+            skip_deserializing: false,
+            skip_serializing_if: false,
+            flatten: false,
+            with: false,
+            serialize_with: false,
+            deserialize_with: false,
+            deny_unknown_fields: false,
+        };
+        for attr in attrs.iter().filter(|a| is_serde(a)) {
+            if !matches!(attr.meta, Meta::List(_)) {
+                continue;
+            }
+            // A malformed list is serde's to report, on the twin.
+            let _ = attr.parse_nested_meta(|meta| {
+                let key = Key::of(&meta.path);
+                let path = meta.path.to_token_stream();
+                if meta.input.peek(syn::Token![=]) {
+                    let expr: Expr = meta.value()?.parse()?;
+                    out.add(key, Which::Both, string_lit(&expr), &path);
+                } else if meta.input.peek(syn::token::Paren) {
+                    meta.parse_nested_meta(|inner| {
+                        let which = if inner.path.is_ident("serialize") {
+                            Which::Ser
+                        } else {
+                            Which::De
+                        };
+                        if inner.input.peek(syn::Token![=]) {
+                            let expr: Expr = inner.value()?.parse()?;
+                            out.add(key, which, string_lit(&expr), &path);
+                        }
+                        Ok(())
+                    })?;
+                } else {
+                    out.add(key, Which::Both, None, &path);
+                }
+                Ok(())
+            });
+        }
+        out
+    }
+
+    fn add(&mut self, key: Key, which: Which, value: Option<LitStr>, path: &TokenStream) {
+        self.given.push(Given {
+            key,
+            which,
+            path: path.clone(),
+        });
+        let rule = |value: &Option<LitStr>| RenameRule::from_str(&value.as_ref()?.value());
+        match key {
+            Key::Rename | Key::Alias => {
+                if let Some(lit) = &value {
+                    self.names.push(FieldName {
+                        lit: lit.clone(),
+                        alias: key == Key::Alias,
+                    });
+                    if key == Key::Rename {
+                        self.rename.set(which, lit.clone());
+                    }
+                }
+            }
+            Key::RenameAll => {
+                if let Some(rule) = rule(&value) {
+                    self.rename_all.set(which, rule);
+                }
+            }
+            Key::RenameAllFields => {
+                if let Some(rule) = rule(&value) {
+                    self.rename_all_fields.set(which, rule);
+                }
+            }
+            Key::Expecting => {
+                if let Some(lit) = value {
+                    self.expecting.set(which, lit);
+                }
+            }
+            Key::Bound => {
+                if let Some(lit) = value {
+                    self.bound.set(which, lit);
+                }
+            }
+            Key::Borrow if self.borrow.is_none() => self.borrow = Some(value),
+            Key::Default => match value {
+                None => self.default = DefaultAttr::Default,
+                Some(_) if self.default == DefaultAttr::None => self.default = DefaultAttr::Path,
+                Some(_) => {}
+            },
+            Key::Skip => {
+                self.skip_serializing = true;
+                self.skip_deserializing = true;
+            }
+            Key::SkipSerializing => self.skip_serializing = true,
+            Key::SkipDeserializing => self.skip_deserializing = true,
+            Key::SkipSerializingIf => self.skip_serializing_if = true,
+            Key::Flatten => self.flatten = true,
+            Key::With => self.with = true,
+            Key::SerializeWith => self.serialize_with = true,
+            Key::DeserializeWith => self.deserialize_with = true,
+            Key::DenyUnknownFields => self.deny_unknown_fields = true,
+            _ => {}
+        }
+    }
+
+    /// No `#[serde(...)]` key at all.
+    pub fn is_empty(&self) -> bool {
+        self.given.is_empty()
+    }
+
+    pub fn has(&self, key: Key) -> bool {
+        self.given.iter().any(|g| g.key == key)
+    }
+
+    /// `#[json_subtypes(rename_all_fields = ...)]`, which is serde's key:
+    /// the model sees it as serde's (the checks do not: it is not given).
+    pub fn set_rename_all_fields(&mut self, lit: &LitStr) {
+        if let Some(rule) = RenameRule::from_str(&lit.value()) {
+            self.rename_all_fields.set(Which::Both, rule);
         }
     }
 }
@@ -197,57 +453,6 @@ fn strip_serde_derives(attr: &Attribute) -> Option<Attribute> {
     }
 }
 
-/// Every entry of every `#[serde(...)]` in `attrs`, in order.
-pub fn serde_entries(attrs: &[Attribute]) -> Vec<SerdeEntry> {
-    let mut out = Vec::new();
-    for attr in attrs.iter().filter(|a| is_serde(a)) {
-        if !matches!(attr.meta, Meta::List(_)) {
-            continue;
-        }
-        // A malformed list is serde's to report, on the twin.
-        let _ = attr.parse_nested_meta(|meta| {
-            let key = meta.path.to_token_stream().to_string();
-            let path = meta.path.to_token_stream();
-            if meta.input.peek(syn::Token![=]) {
-                let expr: Expr = meta.value()?.parse()?;
-                out.push(SerdeEntry {
-                    key,
-                    which: Which::Both,
-                    value: string_lit(&expr),
-                    path,
-                });
-            } else if meta.input.peek(syn::token::Paren) {
-                meta.parse_nested_meta(|inner| {
-                    let which = if inner.path.is_ident("serialize") {
-                        Which::Ser
-                    } else {
-                        Which::De
-                    };
-                    if inner.input.peek(syn::Token![=]) {
-                        let expr: Expr = inner.value()?.parse()?;
-                        out.push(SerdeEntry {
-                            key: key.clone(),
-                            which,
-                            value: string_lit(&expr),
-                            path: path.clone(),
-                        });
-                    }
-                    Ok(())
-                })?;
-            } else {
-                out.push(SerdeEntry {
-                    key,
-                    which: Which::Both,
-                    value: None,
-                    path,
-                });
-            }
-            Ok(())
-        });
-    }
-    out
-}
-
 fn string_lit(expr: &Expr) -> Option<LitStr> {
     match expr {
         Expr::Lit(ExprLit {
@@ -268,18 +473,18 @@ pub fn readable_in_twin(attr: &Attribute) -> Attribute {
         // serde reports it.
         return attr.clone();
     };
-    let is = |m: &syn::Meta, key: &str| matches!(m, syn::Meta::Path(p) if p.is_ident(key));
+    let is = |m: &syn::Meta, key: Key| matches!(m, syn::Meta::Path(p) if Key::of(p) == key);
     if !metas
         .iter()
-        .any(|m| is(m, "skip") || is(m, "skip_deserializing"))
+        .any(|m| is(m, Key::Skip) || is(m, Key::SkipDeserializing))
     {
         return attr.clone();
     }
     let kept = metas
         .iter()
-        .filter(|m| !is(m, "skip_deserializing"))
+        .filter(|m| !is(m, Key::SkipDeserializing))
         .map(|m| {
-            if is(m, "skip") {
+            if is(m, Key::Skip) {
                 let span = syn::spanned::Spanned::span(m);
                 quote::quote_spanned!(span=> skip_serializing)
             } else {

@@ -85,7 +85,7 @@ const TEXT_NUMBER: u8 = 26;
 /// with this key (`NUMBER_TOKEN`); its `raw_value` asks for raw JSON with
 /// the newtype name. Both are private to serde_json but stable, and
 /// serde_json's own `Value` handles them the same way.
-pub(crate) use crate::same::NUMBER_TOKEN;
+pub(crate) use crate::visible::NUMBER_TOKEN;
 pub(crate) const RAW_TOKEN: &str = "$serde_json::private::RawValue";
 // Containers are followed by `end` (the offset just past their last element)
 // and `count`, as fixed `u32`s patched when the container closes.

@@ -14,8 +14,8 @@ use core::cell::Cell;
 use serde::de::{self, DeserializeSeed, Deserializer, VariantAccess, Visitor};
 use serde::ser::Serialize;
 
+use crate::compiled::{AnyValue, WriteBare};
 use crate::dispatch::Subtypes;
-use crate::native::{AnyValue, WriteBare};
 use crate::object::Subtype;
 pub(crate) use crate::tag::Requested;
 use crate::tag::{OwnedLiteral, TagSink};
@@ -212,7 +212,7 @@ pub(crate) struct Bare<'a, V: ?Sized> {
 impl<V: ?Sized + Subtype> Serialize for Bare<'_, V> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         let serializer = match self.json {
-            Some(write) => match crate::native::write_json(serializer, |json| {
+            Some(write) => match crate::compiled::write_json(serializer, |json| {
                 write(AnyValue::of(self.value), json)
             }) {
                 Ok(done) => return done,

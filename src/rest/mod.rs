@@ -142,7 +142,7 @@ impl<'de> PrefixReader<'_, 'de> {
 
 impl<'de, 's, A: MapAccess<'de>> Rest<'de, 's, A> {
     /// Passes errors through unchanged: for a payload read without the
-    /// erased layers (`native`), which keep them as they are.
+    /// erased layers (`compiled`), which keep them as they are.
     pub(crate) fn uncaught(self) -> Self {
         Rest {
             catch: None,

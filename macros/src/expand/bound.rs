@@ -8,7 +8,7 @@ use quote::ToTokens;
 use syn::{Generics, WherePredicate};
 
 use crate::ast::Container;
-use crate::serde_attr::SerdeEntry;
+use crate::serde_attr::{DefaultAttr, SerdeAttrs};
 
 pub enum Direction {
     Serialize,
@@ -20,37 +20,22 @@ pub enum Direction {
 /// (de)serialize, plus each variant's and field's own `bound`, as serde's
 /// derive writes them.
 pub fn predicates(cont: &Container, dir: Direction, bound: TokenStream) -> Vec<WherePredicate> {
-    let applies = |e: &SerdeEntry| match dir {
-        Direction::Serialize => e.applies_to_ser(),
-        Direction::Deserialize => e.applies_to_de(),
-    };
-    let custom = |entries: &[SerdeEntry]| {
-        entries
-            .iter()
-            .filter(|e| e.is("bound") && applies(e))
-            .filter_map(|e| e.value.as_ref())
-            .next_back()
-            .map(parse_predicates)
-    };
+    let ser = matches!(dir, Direction::Serialize);
+    let custom = |serde: &SerdeAttrs| serde.bound.get(ser).map(parse_predicates);
     if let Some(custom) = custom(&cont.serde) {
         return custom;
     }
     // serde's derive leaves these fields to a function, a default or nothing.
     // A variant's `skip`/`skip_deserializing` is not among them: the twin
     // reads every variant (see `readable_in_twin`).
-    let skipped = |entries: &[SerdeEntry], variant: bool| {
-        entries.iter().any(|e| {
-            e.is("with")
-                || match dir {
-                    Direction::Serialize => {
-                        e.is("skip") || e.is("skip_serializing") || e.is("serialize_with")
-                    }
-                    Direction::Deserialize => {
-                        (!variant && (e.is("skip") || e.is("skip_deserializing")))
-                            || e.is("deserialize_with")
-                    }
+    let skipped = |serde: &SerdeAttrs, variant: bool| {
+        serde.with
+            || match dir {
+                Direction::Serialize => serde.skip_serializing || serde.serialize_with,
+                Direction::Deserialize => {
+                    (!variant && serde.skip_deserializing) || serde.deserialize_with
                 }
-        })
+            }
     };
     let mut own = Vec::new();
     let mut used: Vec<TokenStream> = Vec::new();
@@ -63,14 +48,13 @@ pub fn predicates(cont: &Container, dir: Direction, bound: TokenStream) -> Vec<W
         if skipped(&variant.serde, true) {
             continue;
         }
-        for (field, entries) in variant.fields() {
-            if let Some(preds) = custom(entries) {
+        for (field, serde) in variant.fields() {
+            if let Some(preds) = custom(serde) {
                 own.extend(preds);
-            } else if !skipped(entries, false) {
+            } else if !skipped(serde, false) {
                 used.push(field.ty.to_token_stream());
             }
-            let default = entries.iter().any(|e| e.is("default") && e.value.is_none());
-            if matches!(dir, Direction::Deserialize) && default {
+            if matches!(dir, Direction::Deserialize) && serde.default == DefaultAttr::Default {
                 defaulted.push(field.ty.to_token_stream());
             }
         }
@@ -146,15 +130,13 @@ pub fn with_de_lifetime(cont: &Container) -> Generics {
 /// over a type mentioning it, or a `&'static str`/`&'static [u8]` (or an
 /// `Option` of one), which serde always borrows.
 fn borrows_static(cont: &Container) -> bool {
-    let skipped = |e: &SerdeEntry| e.is("skip") || e.is("skip_deserializing");
     cont.variants.iter().any(|variant| {
-        let variant_borrow = variant.serde.iter().find(|e| e.is("borrow"));
-        variant.fields().any(|(field, entries)| {
-            if entries.iter().any(skipped) {
+        variant.fields().any(|(field, serde)| {
+            if serde.skip_deserializing {
                 return false;
             }
-            match entries.iter().find(|e| e.is("borrow")).or(variant_borrow) {
-                Some(borrow) => match &borrow.value {
+            match serde.borrow.as_ref().or(variant.serde.borrow.as_ref()) {
+                Some(lifetimes) => match lifetimes {
                     Some(lifetimes) => lifetimes.value().split('+').any(|l| l.trim() == "'static"),
                     None => mentions_static(&field.ty.to_token_stream()),
                 },

@@ -4,7 +4,7 @@
 //! - An enum without generics whose variants carry no serde attribute that
 //!   changes how they are read or written (fields at most renamed) gets no
 //!   serde derive: `build` and `serialize` are a `match` over its variants
-//!   calling the runtime's shared code (`shape.rs`). This is most enums, and
+//!   calling the runtime's shared code (`plain_variants.rs`). This is most enums, and
 //!   it is what keeps the expansion below serde's own.
 //! - Any other enum's serde code is derived by serde itself on a private
 //!   twin with `#[serde(remote = "...")]`, so every serde field attribute
@@ -26,7 +26,7 @@ use crate::ast::{Container, Style};
 use crate::attr::{ContainerAttrs, TagValue};
 use crate::check;
 use crate::ctx::Ctxt;
-use crate::serde_attr::{self, Which};
+use crate::serde_attr::{self, Key, SerdeAttrs, Which};
 
 /// `#[json_subtypes(...)]` on an enum: the enum again, with
 /// `#[derive(__JsonSubtypes)]` and the attribute's arguments as its helper
@@ -126,9 +126,7 @@ fn generate(cont: &Container) -> TokenStream {
     let item = cont.item;
     let ident = &item.ident;
     // `#[serde(rename = "...")]` names the enum in messages and to formats.
-    let name = cont
-        .serde_value("rename", false)
-        .unwrap_or_else(|| ident.to_string());
+    let name = cont.serde_name();
     let (_, ty_generics, where_clause) = item.generics.split_for_impl();
 
     // The twin: the same variants and fields with only their serde attributes.
@@ -188,13 +186,12 @@ fn generate(cont: &Container) -> TokenStream {
         }
         None => quote!(::core::option::Option::None),
     };
-    let twin_rename = if cont.serde.iter().any(|e| e.is("rename")) {
+    let twin_rename = if cont.serde.has(Key::Rename) {
         quote!()
     } else {
         quote!(, rename = #name)
     };
-    let expecting = cont
-        .serde_value("expecting", false)
+    let expecting = (cont.serde.expecting.get(false))
         .map(|text| quote!(expecting: ::core::option::Option::Some(#text),));
     let first_match = cont.attrs.first_match.is_some();
     let has_nested = cont.variants.iter().any(|v| v.is_nested());
@@ -313,7 +310,7 @@ fn generate(cont: &Container) -> TokenStream {
 
     // Without serde attributes that change how a variant's content is read
     // or written, no twin: variants are built and written by the runtime's
-    // shared code (`shape.rs`), which costs far less to compile.
+    // shared code (`plain_variants.rs`), which costs far less to compile.
     let lean = match apart {
         None => Lean::of(cont, &name),
         // serde's derive writes these forms, so the twin is always there.
@@ -541,7 +538,7 @@ fn resolved_builds(cont: &Container) -> TokenStream {
 }
 
 /// The longest struct variant the runtime's `FieldTuple` takes (its tuple
-/// impls in `shape.rs`); a longer one keeps the twin.
+/// impls in `plain_variants.rs`); a longer one keeps the twin.
 const MAX_FIELDS: usize = 16;
 
 /// The expansion without a twin: a `StructShape` per struct variant, and
@@ -557,20 +554,25 @@ impl Lean {
     /// struct variant needs serde's derive.
     fn of(cont: &Container, name: &str) -> Option<Lean> {
         let plain_enum = cont.item.generics.params.is_empty()
-            && cont.serde.iter().all(|e| {
-                (e.is("rename") && e.which == Which::Both)
-                    || e.is("expecting")
-                    || e.is("deny_unknown_fields")
+            // Ours is serde's `rename_all_fields`.
+            && cont.attrs.rename_all_fields.is_none()
+            && cont.serde.given.iter().all(|g| {
+                (g.key == Key::Rename && g.which == Which::Both)
+                    || g.key == Key::Expecting
+                    || g.key == Key::DenyUnknownFields
             });
         // A field may only be renamed, the same way both ways.
         let plain_variant = |v: &crate::ast::Variant| {
             v.serde.is_empty()
                 && match v.style {
-                    Style::Unit | Style::Newtype => v.field_serde.iter().all(Vec::is_empty),
+                    Style::Unit | Style::Newtype => v.field_serde.iter().all(SerdeAttrs::is_empty),
                     Style::Struct => {
                         v.field_serde.len() <= MAX_FIELDS
-                            && v.field_serde.iter().flatten().all(|e| {
-                                e.is("rename") && e.which == Which::Both && e.value.is_some()
+                            && v.field_serde.iter().all(|f| {
+                                f.given
+                                    .iter()
+                                    .all(|g| g.key == Key::Rename && g.which == Which::Both)
+                                    && f.given.len() == f.names.len()
                             })
                     }
                     Style::Tuple => false,
@@ -580,7 +582,7 @@ impl Lean {
             return None;
         }
         let private = private();
-        let deny = cont.serde.iter().any(|e| e.is("deny_unknown_fields"));
+        let deny = cont.serde.deny_unknown_fields;
         let mut shapes = Vec::new();
         let mut writes = Vec::new();
         let mut builds = Vec::new();
@@ -611,11 +613,9 @@ impl Lean {
                         .collect();
                     let names: Vec<String> = v
                         .fields()
-                        .map(|(f, entries)| {
-                            entries
-                                .iter()
-                                .find_map(|e| e.value.as_ref().map(syn::LitStr::value))
-                                .unwrap_or_else(|| f.ident.as_ref().unwrap().unraw().to_string())
+                        .map(|(f, serde)| match serde.names.first() {
+                            Some(name) => name.lit.value(),
+                            None => f.ident.as_ref().unwrap().unraw().to_string(),
                         })
                         .collect();
                     // Bound under names of ours: a field may be called
@@ -695,8 +695,7 @@ impl Apart {
         let where_clause = &generics.where_clause;
         let remote = item.ident.to_string();
         let serde_path = "::json_subtypes::__private::serde";
-        let deny = cont.attrs.deny_unknown_fields.is_some()
-            || cont.serde.iter().any(|e| e.is("deny_unknown_fields"));
+        let deny = cont.attrs.deny_unknown_fields.is_some() || cont.serde.deny_unknown_fields;
         let (writer, writer_ident, read) = match (&cont.attrs.tag, &cont.attrs.content) {
             (Some(tag), Some(content)) => {
                 let writer_ident = format_ident!("__{}Adjacent", item.ident);

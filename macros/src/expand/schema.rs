@@ -17,13 +17,13 @@
 use proc_macro2::{TokenStream, TokenTree};
 use quote::{quote, ToTokens};
 use syn::ext::IdentExt;
-use syn::{Attribute, Expr, ExprLit, Lit, Meta};
+use syn::{Attribute, Expr, ExprLit, Lit, LitStr, Meta};
 
 use super::private;
 use crate::ast::{Container, Style, Variant};
 use crate::attr::TagValue;
 use crate::case::RenameRule;
-use crate::serde_attr::{SerdeEntry, Which};
+use crate::serde_attr::DefaultAttr;
 
 pub fn generate(cont: &Container) -> TokenStream {
     let private = private();
@@ -40,8 +40,7 @@ pub fn generate(cont: &Container) -> TokenStream {
         (Some(_), _, _) => quote!(#private::schema::Form::External),
         (None, Some(tag), Some(content)) => {
             let (tag, content) = (&tag.value, &content.value);
-            let deny = cont.attrs.deny_unknown_fields.is_some()
-                || cont.serde.iter().any(|e| e.is("deny_unknown_fields"));
+            let deny = cont.attrs.deny_unknown_fields.is_some() || cont.serde.deny_unknown_fields;
             quote!(#private::schema::Form::Adjacent {
                 tag: #tag,
                 content: #content,
@@ -267,14 +266,14 @@ pub fn option_str(text: Option<String>) -> TokenStream {
 /// with the serialize contract, writes them).
 fn object(cont: &Container, v: &Variant) -> TokenStream {
     let private = private();
-    let deny = cont.serde.iter().any(|e| e.is("deny_unknown_fields"));
+    let deny = cont.serde.deny_unknown_fields;
     let (rule_de, rule_ser) = (cont.field_rule(v, false), cont.field_rule(v, true));
-    let fields = v.fields().filter_map(|(f, entries)| {
-        let serde = FieldSerde::parse(entries);
-        if serde.skip_de && serde.skip_ser {
+    let fields = v.fields().filter_map(|(f, serde)| {
+        let (skip_de, skip_ser) = (serde.skip_deserializing, serde.skip_serializing);
+        if skip_de && skip_ser {
             return None;
         }
-        let schema = match (serde.with, serde.de_with, serde.ser_with) {
+        let schema = match (serde.with, serde.deserialize_with, serde.serialize_with) {
             (true, _, _) | (_, true, true) => quote!(::core::option::Option::None),
             (_, true, false) => {
                 let probe = probe(&f.ty);
@@ -290,21 +289,22 @@ fn object(cont: &Container, v: &Variant) -> TokenStream {
             quote!(__object.flatten(#schema);)
         } else {
             let field = f.ident.as_ref()?.unraw().to_string();
-            let name_for = |explicit: &Option<String>, rule: Option<RenameRule>| {
-                explicit
-                    .clone()
-                    .unwrap_or_else(|| rule.map_or(field.clone(), |r| r.apply_to_field(&field)))
+            let name_for = |explicit: Option<&LitStr>, rule: Option<RenameRule>| match explicit {
+                Some(lit) => lit.value(),
+                None => rule.map_or(field.clone(), |r| r.apply_to_field(&field)),
             };
-            let de_name = name_for(&serde.rename_de, rule_de);
-            let ser_name = name_for(&serde.rename_ser, rule_ser);
+            let de_name = name_for(serde.rename.get(false), rule_de);
+            let ser_name = name_for(serde.rename.get(true), rule_ser);
             let name = if de_name == ser_name {
                 quote!(#de_name)
             } else {
                 quote!(if __ser { #ser_name } else { #de_name })
             };
             // A missing `Option` is `None` unless a function reads it.
-            let optional = is_option(&f.ty) && !serde.with && !serde.de_with;
-            let required_de = !(serde.default || optional);
+            let optional = is_option(&f.ty) && !serde.with && !serde.deserialize_with;
+            // A skipped field is filled from its default.
+            let default = serde.default != DefaultAttr::None || skip_de;
+            let required_de = !(default || optional);
             let required_ser = !serde.skip_serializing_if;
             let required = if required_de == required_ser {
                 quote!(#required_de)
@@ -314,7 +314,7 @@ fn object(cont: &Container, v: &Variant) -> TokenStream {
             let description = option_str(docs(&f.attrs));
             quote!(__object.field(#name, #required, #schema, #description);)
         };
-        Some(match (serde.skip_de, serde.skip_ser) {
+        Some(match (skip_de, skip_ser) {
             (true, _) => quote!(if __ser { #call }),
             (_, true) => quote!(if !__ser { #call }),
             _ => call,
@@ -361,59 +361,4 @@ pub fn docs(attrs: &[Attribute]) -> Option<String> {
         .collect();
     let text = lines.join("\n").trim().to_owned();
     (!text.is_empty()).then_some(text)
-}
-
-/// Field serde attributes that shape its property.
-#[derive(Default)]
-struct FieldSerde {
-    rename_de: Option<String>,
-    rename_ser: Option<String>,
-    default: bool,
-    skip_de: bool,
-    skip_ser: bool,
-    skip_serializing_if: bool,
-    flatten: bool,
-    with: bool,
-    de_with: bool,
-    ser_with: bool,
-}
-
-impl FieldSerde {
-    fn parse(entries: &[SerdeEntry]) -> Self {
-        let mut out = FieldSerde::default();
-        for SerdeEntry {
-            key, which, value, ..
-        } in entries.iter().cloned()
-        {
-            match key.as_str() {
-                "rename" => {
-                    let name = value.map(|v| v.value());
-                    match which {
-                        Which::Both => {
-                            out.rename_de.clone_from(&name);
-                            out.rename_ser = name;
-                        }
-                        Which::De => out.rename_de = name,
-                        Which::Ser => out.rename_ser = name,
-                    }
-                }
-                "default" => out.default = true,
-                "skip" => {
-                    out.skip_de = true;
-                    out.skip_ser = true;
-                }
-                "skip_deserializing" => out.skip_de = true,
-                "skip_serializing" => out.skip_ser = true,
-                "skip_serializing_if" => out.skip_serializing_if = true,
-                "flatten" => out.flatten = true,
-                "with" => out.with = true,
-                "deserialize_with" => out.de_with = true,
-                "serialize_with" => out.ser_with = true,
-                _ => {}
-            }
-        }
-        // A skipped field is filled from its default.
-        out.default |= out.skip_de;
-        out
-    }
 }

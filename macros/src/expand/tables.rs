@@ -271,7 +271,7 @@ pub(super) fn literal_tables(cont: &Container) -> TokenStream {
         .iter()
         .enumerate()
         .filter(|(_, v)| v.style == Style::Struct)
-        .filter(|(_, v)| v.field_serde.iter().flatten().any(|e| e.is("flatten")))
+        .filter(|(_, v)| v.field_serde.iter().any(|f| f.flatten))
         .map(|(index, _)| index as u32)
         .collect();
     let flattens_fn = if flattening.is_empty() {

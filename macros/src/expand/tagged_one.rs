@@ -20,9 +20,7 @@ pub fn generate(cont: &Container) -> TokenStream {
     }
     let private = quote!(::json_subtypes::__private);
     let ident = cont.ident();
-    let name = cont
-        .serde_value("rename", false)
-        .unwrap_or_else(|| ident.to_string());
+    let name = cont.serde_name();
     let payloads: Vec<&syn::Type> = cont.variants.iter().filter_map(|v| v.payload()).collect();
     let impls = cont.variants.iter().enumerate().filter_map(|(index, v)| {
         let ty = v.payload()?;

@@ -46,7 +46,7 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
     let private = quote!(::json_subtypes::__private);
     // What a registration carries by default: the erased reader and the
     // serde_json writer of the trait's form, or with `compiled` also the
-    // serde_json readers and both writers (see the runtime's `native`). An
+    // serde_json readers and both writers (see the runtime's `compiled`). An
     // impl saying `compiled` asks for the latter through
     // `__json_subtypes_register_compiled`.
     let readers = match (compiled, wrapped) {
@@ -164,7 +164,7 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
 
             pub struct __Registration(
                 #private::Entry,
-                fn() -> #private::native::Readers<dyn #ident>,
+                fn() -> #private::compiled::Readers<dyn #ident>,
                 fn() -> __Markers,
                 ::core::option::Option<#private::Described>,
             );
@@ -181,7 +181,7 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                 where
                     __C: #ident + #private::serde::Serialize + #private::serde::de::DeserializeOwned + 'static #schema_bound,
                 {
-                    __Registration(entry, #private::native::#readers::<dyn #ident, __C>, markers, #described)
+                    __Registration(entry, #private::compiled::#readers::<dyn #ident, __C>, markers, #described)
                 }
 
                 #[doc(hidden)]
@@ -192,7 +192,7 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                 where
                     __C: #ident + #private::serde::Serialize + #private::serde::de::DeserializeOwned + 'static #schema_bound,
                 {
-                    __Registration(entry, #private::native::compiled::<dyn #ident, __C>, markers, #described)
+                    __Registration(entry, #private::compiled::compiled::<dyn #ident, __C>, markers, #described)
                 }
             }
 

@@ -7,7 +7,7 @@ use serde::ser::{
 };
 
 use super::fields::{Fields, TagEntry};
-use crate::content::{Content, ContentSerializer};
+use crate::owned_value::{Content, ContentSerializer};
 
 /// Serializes a newtype variant's payload with the tag entry first.
 ///
@@ -282,7 +282,7 @@ impl<M: SerializeMap, G: Serialize> VariantEntry<'_, M, G> {
 }
 
 /// A tuple or struct variant of an enum payload: its fields are collected
-/// and written as the entry's value when it ends (see `crate::content`).
+/// and written as the entry's value when it ends (see `crate::owned_value`).
 pub struct VariantValue<'a, M, G> {
     state: VariantEntry<'a, M, G>,
     name: &'static str,

@@ -22,7 +22,7 @@ enum Scalar<'a> {
     Bool(bool),
 }
 
-/// The error of the probing serializers here and in `tagged/fields.rs`: they
+/// The error of the probing serializers here and in `tag_writer/fields.rs`: they
 /// answer a yes/no question, so a value they cannot take is a "no", never
 /// shown.
 #[derive(Debug)]
@@ -45,37 +45,37 @@ impl ser::Error for Declined {
 type No = Impossible<bool, Declined>;
 
 /// The compound methods of a yes/no probing serializer (here and in
-/// `tagged/fields.rs`): no sequence or map is what was asked.
+/// `tag_writer/fields.rs`): no sequence or map is what was asked.
 macro_rules! declines_compounds {
     () => {
-        crate::same::declines_compounds!(but_struct);
+        crate::visible::declines_compounds!(but_struct);
         fn serialize_struct(
             self,
             _: &'static str,
             _: usize,
-        ) -> Result<serde::ser::Impossible<bool, crate::same::Declined>, crate::same::Declined> {
-            Err(crate::same::Declined)
+        ) -> Result<serde::ser::Impossible<bool, crate::visible::Declined>, crate::visible::Declined> {
+            Err(crate::visible::Declined)
         }
     };
     (but_struct) => {
         fn serialize_seq(
             self,
             _: Option<usize>,
-        ) -> Result<serde::ser::Impossible<bool, crate::same::Declined>, crate::same::Declined> {
-            Err(crate::same::Declined)
+        ) -> Result<serde::ser::Impossible<bool, crate::visible::Declined>, crate::visible::Declined> {
+            Err(crate::visible::Declined)
         }
         fn serialize_tuple(
             self,
             _: usize,
-        ) -> Result<serde::ser::Impossible<bool, crate::same::Declined>, crate::same::Declined> {
-            Err(crate::same::Declined)
+        ) -> Result<serde::ser::Impossible<bool, crate::visible::Declined>, crate::visible::Declined> {
+            Err(crate::visible::Declined)
         }
         fn serialize_tuple_struct(
             self,
             _: &'static str,
             _: usize,
-        ) -> Result<serde::ser::Impossible<bool, crate::same::Declined>, crate::same::Declined> {
-            Err(crate::same::Declined)
+        ) -> Result<serde::ser::Impossible<bool, crate::visible::Declined>, crate::visible::Declined> {
+            Err(crate::visible::Declined)
         }
         fn serialize_tuple_variant(
             self,
@@ -83,14 +83,14 @@ macro_rules! declines_compounds {
             _: u32,
             _: &'static str,
             _: usize,
-        ) -> Result<serde::ser::Impossible<bool, crate::same::Declined>, crate::same::Declined> {
-            Err(crate::same::Declined)
+        ) -> Result<serde::ser::Impossible<bool, crate::visible::Declined>, crate::visible::Declined> {
+            Err(crate::visible::Declined)
         }
         fn serialize_map(
             self,
             _: Option<usize>,
-        ) -> Result<serde::ser::Impossible<bool, crate::same::Declined>, crate::same::Declined> {
-            Err(crate::same::Declined)
+        ) -> Result<serde::ser::Impossible<bool, crate::visible::Declined>, crate::visible::Declined> {
+            Err(crate::visible::Declined)
         }
         fn serialize_struct_variant(
             self,
@@ -98,8 +98,8 @@ macro_rules! declines_compounds {
             _: u32,
             _: &'static str,
             _: usize,
-        ) -> Result<serde::ser::Impossible<bool, crate::same::Declined>, crate::same::Declined> {
-            Err(crate::same::Declined)
+        ) -> Result<serde::ser::Impossible<bool, crate::visible::Declined>, crate::visible::Declined> {
+            Err(crate::visible::Declined)
         }
     };
 }
@@ -142,7 +142,7 @@ macro_rules! not_scalar {
         ) -> Result<bool, Declined> {
             Ok(false)
         }
-        crate::same::declines_compounds!(but_struct);
+        crate::visible::declines_compounds!(but_struct);
     };
 }
 

@@ -24,7 +24,7 @@ use serde::ser::{Serialize, SerializeStructVariant, Serializer};
 
 use crate::rest::Payload;
 use crate::tag::Literal;
-use crate::tagged::{struct_variant, write_unit, TaggedSerializer, Tagging};
+use crate::tag_writer::{struct_variant, write_unit, TaggedSerializer, Tagging};
 
 /// What serde's derive knows of one struct variant.
 pub struct StructShape {

@@ -6,8 +6,8 @@ use serde::ser::{
     self, Impossible, Serialize, SerializeMap, SerializeStruct, SerializeStructVariant, Serializer,
 };
 
-use crate::same::Declined;
 use crate::tag::Literal;
+use crate::visible::Declined;
 
 /// The payload's fields after the tag; a field named like the tag is refused.
 ///
@@ -228,8 +228,10 @@ fn check_visible<E: ser::Error, G: Serialize, V: ?Sized + Serialize>(
     key: &str,
 ) -> Result<(), E> {
     let aliases = entry.visible.unwrap_or_default();
-    if crate::same::same_scalar(&entry.tag, value)
-        || aliases.iter().any(|a| crate::same::same_scalar(a, value))
+    if crate::visible::same_scalar(&entry.tag, value)
+        || aliases
+            .iter()
+            .any(|a| crate::visible::same_scalar(a, value))
     {
         return Ok(());
     }
@@ -492,5 +494,5 @@ impl Serializer for IsKey {
         Ok(false)
     }
 
-    crate::same::declines_compounds!();
+    crate::visible::declines_compounds!();
 }
