@@ -1554,17 +1554,11 @@ mod unknown;
 mod visible;
 
 pub use crate::object::{Subtype, Upcast};
-#[allow(deprecated)]
-pub use crate::profile::Serializable;
 pub use crate::profile::{BuildError, Profile, ProfileBuilder, ProfileSeed, Profiled, TagValue};
-#[allow(deprecated)]
-pub use crate::registry::verify;
 pub use crate::registry::{verify_registry, Registered, RegistryError, TagPosition};
 pub use crate::tagged_one::{FromHierarchy, SubtypeOf, Tagged};
 
 pub use crate::unknown::Unknown;
-#[allow(deprecated)]
-pub use crate::unknown::UnknownError;
 
 pub use json_subtypes_macros::json_subtypes;
 

@@ -378,12 +378,6 @@ impl<T: ?Sized + Registered + 'static> Profile<T> {
         }
         builder
     }
-
-    /// Renamed: it returns a builder, not a profile.
-    #[deprecated(since = "0.1.0", note = "renamed to `Profile::builder_from_registry`")]
-    pub fn from_registry() -> ProfileBuilder<T> {
-        Self::builder_from_registry()
-    }
 }
 
 impl<T: ?Sized + 'static> ProfileBuilder<T> {
@@ -969,11 +963,6 @@ pub struct Profiled<'a, T: ?Sized + 'static> {
     profile: &'a Profile<T>,
     value: &'a T,
 }
-
-/// Renamed to [`Profiled`]: the type is a value with its profile, not a
-/// trait to implement.
-#[deprecated(since = "0.1.0", note = "renamed to `Profiled`")]
-pub type Serializable<'a, T> = Profiled<'a, T>;
 
 impl<T: ?Sized + Subtype + 'static> Serialize for Profiled<'_, T> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

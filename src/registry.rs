@@ -331,13 +331,6 @@ pub fn verify_registry<T: ?Sized + Registered + 'static>() -> Result<(), Registr
     }
 }
 
-/// Renamed to [`verify_registry`]: it checks a trait's registrations, not
-/// a value.
-#[deprecated(since = "0.1.0", note = "renamed to `verify_registry`")]
-pub fn verify<T: ?Sized + Registered + 'static>() -> Result<(), RegistryError> {
-    verify_registry::<T>()
-}
-
 impl<T: ?Sized> fmt::Debug for Registry<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Registry")

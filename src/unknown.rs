@@ -95,14 +95,6 @@ pub struct Unknown {
     map: Buffer<'static>,
 }
 
-/// Renamed: [`Unknown`]'s readers return serde's own
-/// [`serde::de::value::Error`], which this alias hid.
-#[deprecated(
-    since = "0.1.0",
-    note = "renamed to `serde::de::value::Error`, the type it always was"
-)]
-pub type UnknownError = de::value::Error;
-
 impl Unknown {
     /// The key that held (or would have held) the tag, when the object was
     /// read as the fallback of a tagged enum.

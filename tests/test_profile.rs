@@ -389,37 +389,6 @@ fn the_public_bounds_can_be_named_in_generic_code() {
     );
 }
 
-#[test]
-#[allow(deprecated)]
-fn the_old_names_still_work() {
-    let old = Profile::<dyn Shape>::from_registry().build().unwrap();
-    let new = Profile::<dyn Shape>::builder_from_registry()
-        .build()
-        .unwrap();
-    let circle = Circle { r: 1.0 };
-    assert_eq!(
-        old.to_string(&circle).unwrap(),
-        new.to_string(&circle).unwrap()
-    );
-    assert_eq!(
-        old.from_str(r#"{"type":"circle","r":2.0}"#).unwrap().area(),
-        12.0
-    );
-    let serializable: json_subtypes::Serializable<'_, dyn Shape> = old.serializable(&circle);
-    assert_eq!(
-        serde_json::to_string(&serializable).unwrap(),
-        r#"{"type":"circle","r":1.0}"#
-    );
-    assert_eq!(
-        json_subtypes::verify::<dyn Shape>(),
-        json_subtypes::verify_registry::<dyn Shape>()
-    );
-    let unknown: Unknown = serde_json::from_str(r#"{"n":"x"}"#).unwrap();
-    let err: json_subtypes::UnknownError = unknown.get::<u8>("n").unwrap().unwrap_err();
-    let same: serde::de::value::Error = err;
-    assert_eq!(same.to_string(), r#"invalid type: string "x", expected u8"#);
-}
-
 // ---------------------------------------------------------------------------
 // Isolation.
 
