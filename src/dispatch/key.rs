@@ -86,11 +86,8 @@ impl<'de, S: Subtypes<'de>> DeserializeSeed<'de> for KeySeed<'_, 'de, S> {
         // recorded as the format gives it, as the fallback's `Unknown`
         // reads it after the tag, and a field name asked of it is its text
         // where the format is human-readable (see `ReplayKey`). serde_json
-        // reads a key the same way for either request. `as_map` asks for
-        // an identifier (a string), which every format answers.
-        if S::AS_MAP {
-            return deserializer.deserialize_identifier(self);
-        }
+        // reads a key the same way for either request. Under `as_map` the
+        // key's deserializer is a `StringKey`, which asks for a string.
         deserializer.deserialize_any(self)
     }
 }

@@ -419,13 +419,16 @@ where
         });
     }
     let name = settings.key.map(|_| settings.name);
-    deserializer
-        .deserialize_any(DispatchVisitor {
-            subtypes,
-            human_readable,
-            marker: PhantomData,
-        })
-        .map_err(|e| name_as_map(e, name))
+    // A `match`, not `map_err` with a closure: one copy of `name_as_map` per
+    // format instead of one closure per enum.
+    match deserializer.deserialize_any(DispatchVisitor {
+        subtypes,
+        human_readable,
+        marker: PhantomData,
+    }) {
+        Ok(value) => Ok(value),
+        Err(error) => Err(name_as_map(error, name)),
+    }
 }
 
 /// A format that does not describe itself refuses `deserialize_any`, with
