@@ -966,6 +966,14 @@ fn main() -> ExitCode {
                 0
             }
             Some("--run") => run_one(&inputs, &args[1..]),
+            Some("--allocs") => {
+                // Per call, tab-separated, for benches/report.py.
+                for p in paths() {
+                    let c = count(|| (p.run)(&inputs));
+                    println!("{}\t{}\t{}", p.name, c.calls(), c.bytes);
+                }
+                0
+            }
             _ => table(&inputs),
         }
     })
