@@ -11,7 +11,8 @@
 //! keeps its text beside its `f64` (`TEXT_NUMBER` in `buffer/mod.rs`).
 //!
 //! It is opt-in because it costs: serde_json's raw-value protocol and a
-//! second pass over each entry (PERFORMANCE.md, "exact_numbers"). Every
+//! second pass over each entry (`FEATURES=exact_numbers
+//! benches/instructions.sh`). Every
 //! other format, and serde_json over an `io::Read`, records as before.
 
 use core::fmt;

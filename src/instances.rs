@@ -40,6 +40,22 @@ pub struct Instance {
 }
 
 impl Instance {
+    /// The three constructors below, past their readers.
+    const fn with<T: ?Sized + 'static>(
+        entry: Entry,
+        readers: fn() -> AnyReaders,
+        markers: fn() -> Conversions,
+        described: Option<Described>,
+    ) -> Self {
+        Instance {
+            object: TypeId::of::<T>,
+            entry,
+            readers,
+            markers,
+            described,
+        }
+    }
+
     /// `C` registered in the registry of `T` (an instantiation of a generic
     /// trait), with what its impl found about it.
     pub const fn new<T, C>(
@@ -51,13 +67,7 @@ impl Instance {
         T: ?Sized + Upcast<C> + 'static,
         C: Serialize + DeserializeOwned + 'static,
     {
-        Instance {
-            object: TypeId::of::<T>,
-            entry,
-            readers: any_readers::<T, C>,
-            markers,
-            described,
-        }
+        Self::with::<T>(entry, any_readers::<T, C>, markers, described)
     }
 
     /// [`new`](Self::new) for a trait in the external or adjacent form.
@@ -70,13 +80,7 @@ impl Instance {
         T: ?Sized + Upcast<C> + 'static,
         C: Serialize + DeserializeOwned + 'static,
     {
-        Instance {
-            object: TypeId::of::<T>,
-            entry,
-            readers: any_wrapped::<T, C>,
-            markers,
-            described,
-        }
+        Self::with::<T>(entry, any_wrapped::<T, C>, markers, described)
     }
 
     /// [`new`](Self::new) for a registration that says `compiled`.
@@ -89,13 +93,7 @@ impl Instance {
         T: ?Sized + Upcast<C> + 'static,
         C: Serialize + DeserializeOwned + 'static,
     {
-        Instance {
-            object: TypeId::of::<T>,
-            entry,
-            readers: any_compiled::<T, C>,
-            markers,
-            described,
-        }
+        Self::with::<T>(entry, any_compiled::<T, C>, markers, described)
     }
 }
 

@@ -289,8 +289,8 @@
 //! - It costs, so it is opt-in twice. Per type: the entries are taken as
 //!   raw JSON text and recorded from it, a second pass over them; with the
 //!   tag after eight fields a read costs a quarter more instructions than
-//!   without it, reads with the tag first do not change (PERFORMANCE.md,
-//!   "exact_numbers"). Per build: the feature turns on serde_json's
+//!   without it, reads with the tag first do not change
+//!   (`FEATURES=exact_numbers benches/instructions.sh`). Per build: the feature turns on serde_json's
 //!   `raw_value`, the only way serde_json shows a value's text, and that
 //!   makes every `serde_json::from_reader` in the build slower (29% to 43%
 //!   more instructions per object in our benches), whoever calls it. Without the
@@ -1286,7 +1286,8 @@
 //! `Box<RawValue>` payload fields work with the tag first and later.
 //! serde_json's `raw_value` makes its `from_reader` slower for the whole
 //! build (29% to 43% more instructions per object in our benches,
-//! PERFORMANCE.md, "exact_numbers"), whoever turns it on.
+//! `FEATURES=exact_numbers benches/instructions.sh '^io_'`), whoever turns
+//! it on.
 //!
 //! Shown by `test_formats`: `every_feature_in_every_format`,
 //! `ron_map_syntax_is_read_as_derived_structs_read_it`; with those features,

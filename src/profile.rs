@@ -617,7 +617,8 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
     /// first. serde_json (without `arbitrary_precision`) otherwise hands
     /// such a number over as an `f64` before the tag says who reads it.
     /// Off by default: it makes reads with the tag after other keys slower
-    /// (PERFORMANCE.md, "exact_numbers"); other formats are unaffected.
+    /// (`FEATURES=exact_numbers benches/instructions.sh`); other formats are
+    /// unaffected.
     /// Needs this crate's `exact_numbers` feature (a [`BuildError`]
     /// without it); see the crate docs.
     pub fn exact_numbers(mut self, exact: bool) -> Self {

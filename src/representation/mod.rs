@@ -228,8 +228,8 @@ impl<V: ?Sized + Subtype> Serialize for Bare<'_, V> {
 /// Not `OwnedLiteral`'s own `Serialize`: the internal form writes its tag
 /// entry through that one, and more callers of it (these writers, for the
 /// same serializer) make LLVM stop inlining it into the internal form's
-/// write, which then costs 1 to 3% more instructions (PERFORMANCE.md,
-/// "Where the write's extra instructions go").
+/// write, which then costs 1 to 3% more instructions
+/// (`benches/instructions.sh '^ser_'`).
 pub(crate) struct TagValue<'a>(pub(crate) &'a OwnedLiteral);
 
 impl Serialize for TagValue<'_> {

@@ -87,8 +87,8 @@ impl Serialize for Literal {
 impl Literal {
     /// The int and bool arms, out of line: most tags are strings, and
     /// without these arms a string tag's write is small enough for the
-    /// format's `serialize_field` to take it inline (PERFORMANCE.md, "Where
-    /// the write's extra instructions go").
+    /// format's `serialize_field` to take it inline
+    /// (`benches/instructions.sh '^ser_'`).
     #[inline(never)]
     fn serialize_scalar<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match *self {
@@ -217,8 +217,7 @@ pub fn unknown_typed_tag<E: de::Error, K: Serialize>(found: &K, expected: &[K]) 
 /// Whether a text read at run time is `known` (a tag, a tag key): the
 /// first byte before the whole, so that one of the same length but not it
 /// (`"name"` beside `"type"`, `"cat"` beside `"dog"`) is passed over
-/// without a call to `bcmp` (PERFORMANCE.md, "The duplicate-tag
-/// check on its first byte").
+/// without a call to `bcmp` (`benches/instructions.sh '^pos_'`).
 #[inline]
 pub(crate) fn is_known(text: &[u8], known: &[u8]) -> bool {
     text.len() == known.len() && text.first() == known.first() && text == known

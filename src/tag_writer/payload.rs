@@ -17,8 +17,7 @@ use crate::owned_value::{Content, ContentSerializer};
 /// writes. With one caller, LLVM inlines it into the payload's write, as
 /// serde's twin has its `&str` tag entry inlined. Trait objects
 /// and profiles keep the shared one: their writes measured slower with a
-/// type of their own (PERFORMANCE.md, "Where the write's extra
-/// instructions go").
+/// type of their own (`benches/instructions.sh '^ser_'`).
 ///
 /// The entry is borrowed from the caller, so that this and the payload's
 /// `Fields` are the format's serializer (or state) and one pointer.
