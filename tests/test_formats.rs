@@ -1375,6 +1375,50 @@ fn as_map_profiles_round_trip_in_postcard_and_bincode(
     );
 }
 
+/// Negative and positive int tags: every tag is read with
+/// `deserialize_i64`, so a profile writes each one as an `i64` (a `u64` is
+/// another encoding in postcard and bincode). The JSON is the same.
+#[rstest]
+#[case::positive(Box::new(Circle { r: 2.0 }), r#"{"kind":1,"r":2.0}"#)]
+#[case::negative(Box::new(Square { side: 1.5 }), r#"{"kind":-2,"side":1.5}"#)]
+fn as_map_mixed_sign_int_tags_round_trip_in_profiles(
+    #[case] value: Box<dyn Shape>,
+    #[case] json: &str,
+) {
+    let p = Profile::<dyn Shape>::builder()
+        .tag("kind")
+        .as_map()
+        .subtype::<Circle>(1)
+        .subtype::<Square>(-2)
+        .build()
+        .unwrap();
+    let (bytes, from_postcard, from_bincode) = postcard_and_bincode(
+        &p.serializable(&*value),
+        |b| {
+            p.deserialize(&mut postcard::Deserializer::from_bytes(b))
+                .unwrap()
+        },
+        |b| {
+            use bincode::Options;
+            let options = bincode::DefaultOptions::new()
+                .with_fixint_encoding()
+                .allow_trailing_bytes();
+            p.deserialize(&mut bincode::Deserializer::from_slice(b, options))
+                .unwrap()
+        },
+    );
+    // The map's length, the key, then the tag as a zigzag varint.
+    let tag: &[u8] = if json.contains("-2") {
+        b"\x03"
+    } else {
+        b"\x02"
+    };
+    assert_eq!(&bytes[..7], [b"\x02\x04kind", tag].concat().as_slice());
+    assert_eq!(format!("{from_postcard:?}"), format!("{value:?}"));
+    assert_eq!(format!("{from_bincode:?}"), format!("{value:?}"));
+    assert_eq!(p.to_string(&*value).unwrap(), json);
+}
+
 /// With the tag after a field a format that does not describe itself
 /// cannot keep the field for later: the error says the tag must come first.
 #[test]

@@ -515,7 +515,7 @@ impl Table {
         let value = value.__json_subtypes_erased();
         match &tagged {
             Some(tagged) if MAY_WRAP && self.representation == Representation::InternalMap => {
-                serialize_as_map(value, serializer, tagged)
+                serialize_as_map(value, serializer, tagged, self.request)
             }
             Some(tagged) => {
                 erased_serde::serialize(value, PayloadSerializer::new(serializer, tagged))
@@ -529,11 +529,24 @@ impl Table {
 /// written as a map, its tag entry first (see `AsMap`). Out of line, so the
 /// internal form's write is compiled as it was without it.
 #[inline(never)]
-fn serialize_as_map<S: Serializer, G: serde::Serialize>(
+fn serialize_as_map<S: Serializer>(
     value: &dyn erased_serde::Serialize,
     serializer: S,
-    tagged: &TagEntry<G>,
+    tagged: &TagEntry<&OwnedLiteral>,
+    request: TagRequest,
 ) -> Result<S::Ok, S::Error> {
+    // With negative and positive int tags every tag is read as an `i64`:
+    // written as one too, or postcard's and bincode's encodings differ.
+    if let (TagRequest::I64, &OwnedLiteral::U64(v)) = (request, tagged.tag()) {
+        if let Ok(v) = i64::try_from(*v) {
+            let signed = OwnedLiteral::I64(v);
+            let tagged = tagged.with_tag(&signed);
+            return erased_serde::serialize(
+                value,
+                PayloadSerializer::new(AsMap(serializer), &tagged),
+            );
+        }
+    }
     erased_serde::serialize(value, PayloadSerializer::new(AsMap(serializer), tagged))
 }
 

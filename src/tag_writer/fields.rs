@@ -76,6 +76,22 @@ impl<G> TagEntry<G> {
 
     /// For a trait object or profile (`kind`, named `name`, e.g. `dyn
     /// Shape` or `profile of dyn Shape`): `type_name` as a subtype of it.
+    /// The tag written.
+    pub(crate) fn tag(&self) -> &G {
+        &self.tag
+    }
+
+    /// The same entry with another tag value.
+    pub(crate) fn with_tag<H>(&self, tag: H) -> TagEntry<H> {
+        TagEntry {
+            key: self.key,
+            tag,
+            subject: self.subject,
+            last: self.last,
+            visible: self.visible,
+        }
+    }
+
     pub(crate) fn for_type(
         key: &'static str,
         tag: G,
