@@ -1,0 +1,593 @@
+//! serde's own adjacently tagged enum tests, run on ours.
+//!
+//! The cases are those of serde's
+//! <https://github.com/serde-rs/serde/blob/v1.0.229/test_suite/tests/test_enum_adjacently_tagged.rs>
+//! (serde 1.0.229, the version in Cargo.lock): the same enums, declared
+//! with `#[json_subtypes(tag = "t", content = "c")]` instead of
+//! `#[serde(tag = "t", content = "c")]`, and the same serde_test token
+//! streams. Where ours answers differently the assertion is ours, word for
+//! word, with a comment saying what serde does and why ours differs; a
+//! serde twin of each enum checks that comment. serde's
+//! `partially_untagged` is left out (see below).
+
+use rstest::rstest;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_test::{assert_de_tokens, assert_de_tokens_error, assert_ser_tokens, Configure, Token};
+
+use json_subtypes::json_subtypes;
+
+#[json_subtypes(tag = "t", content = "c")]
+#[derive(Debug, Clone, PartialEq)]
+enum AdjacentlyTagged<T> {
+    Unit,
+    Newtype(T),
+    Tuple(u8, u8),
+    Struct { f: u8 },
+}
+
+/// serde's enum, to check the comments on the differences.
+mod serde_side {
+    use super::*;
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(tag = "t", content = "c")]
+    pub enum AdjacentlyTagged<T> {
+        Unit,
+        Newtype(T),
+        Tuple(u8, u8),
+        Struct { f: u8 },
+    }
+}
+
+const NAME: &str = "AdjacentlyTagged";
+
+/// The outer struct of serde's token streams.
+fn outer(len: usize) -> Token {
+    Token::Struct { name: NAME, len }
+}
+
+/// A tag value as serde writes it: a unit variant of the enum.
+fn tag(variant: &'static str) -> Token {
+    Token::UnitVariant {
+        name: NAME,
+        variant,
+    }
+}
+
+// serde's tests run serde_test unconfigured; ours asks the deserializer's
+// `is_human_readable` before anything is read, which serde_test refuses
+// (`unconfigured_deserializer` below), so each stream is read twice,
+// `.readable()` and `.compact()`: the same answer both ways.
+
+/// serde's `assert_de_tokens`.
+fn assert_de<T>(value: &T, tokens: &[Token])
+where
+    T: DeserializeOwned + Clone + PartialEq + std::fmt::Debug,
+{
+    assert_de_tokens(&value.clone().readable(), tokens);
+    assert_de_tokens(&value.clone().compact(), tokens);
+}
+
+/// serde's `assert_tokens`: written unconfigured, as serde's.
+fn assert_both<T>(value: &T, tokens: &[Token])
+where
+    T: Serialize + DeserializeOwned + Clone + PartialEq + std::fmt::Debug,
+{
+    assert_ser_tokens(value, tokens);
+    assert_de(value, tokens);
+}
+
+/// serde's `assert_de_tokens` where ours differs: serde's twin reads
+/// `tokens` as `serde` (unconfigured, as in serde's suite); ours fails with
+/// `message` at the token `at` (the last one it reads).
+fn assert_de_differs<T, S>(serde: &S, tokens: &[Token], at: usize, message: &str)
+where
+    T: DeserializeOwned,
+    S: DeserializeOwned + PartialEq + std::fmt::Debug,
+{
+    assert_de_tokens(serde, tokens);
+    assert_de_error::<T>(&tokens[..=at], message);
+}
+
+/// serde's `assert_de_tokens_error`.
+fn assert_de_error<T: DeserializeOwned>(tokens: &[Token], message: &str) {
+    assert_de_tokens_error::<serde_test::Readable<T>>(tokens, message);
+    assert_de_tokens_error::<serde_test::Compact<T>>(tokens, message);
+}
+
+/// serde's derive reads serde_test's tokens unconfigured; ours asks
+/// `is_human_readable` first, and serde_test panics.
+#[test]
+fn unconfigured_deserializer() {
+    let tokens = [outer(1), Token::Str("t"), tag("Unit"), Token::StructEnd];
+    assert_de_tokens(&serde_side::AdjacentlyTagged::<u8>::Unit, &tokens);
+    let ours = std::panic::catch_unwind(|| {
+        assert_de_tokens(&AdjacentlyTagged::<u8>::Unit, &tokens);
+    })
+    .unwrap_err();
+    assert_eq!(
+        ours.downcast_ref::<&str>().copied(),
+        Some(
+            "Types which have different human-readable and compact representations must \
+             explicitly mark their test cases with `serde_test::Configure`"
+        )
+    );
+}
+
+mod unit {
+    use super::*;
+
+    const UNIT: AdjacentlyTagged<u8> = AdjacentlyTagged::Unit;
+
+    #[test]
+    fn map_str_tag_only() {
+        assert_both(
+            &UNIT,
+            &[outer(1), Token::Str("t"), tag("Unit"), Token::StructEnd],
+        );
+        // A wrong length hint.
+        assert_de(
+            &UNIT,
+            &[outer(2), Token::Str("t"), tag("Unit"), Token::StructEnd],
+        );
+    }
+
+    // serde's `map_int_tag_only`: serde takes a key's index for the key;
+    // ours reads keys by name only.
+    #[test]
+    fn map_int_tag_only() {
+        assert_de_differs::<AdjacentlyTagged<u8>, _>(
+            &serde_side::AdjacentlyTagged::<u8>::Unit,
+            &[outer(1), Token::U16(0), tag("Unit"), Token::StructEnd],
+            1,
+            "invalid type: integer `0`, expected `t`, `c` or another key",
+        );
+    }
+
+    #[rstest]
+    // serde's `map_bytes_tag_only`.
+    #[case::bytes_key(Token::Bytes(b"t"))]
+    #[case::borrowed_bytes_key(Token::BorrowedBytes(b"t"))]
+    fn map_tag_only_other_keys(#[case] key: Token) {
+        assert_de(&UNIT, &[outer(1), key, tag("Unit"), Token::StructEnd]);
+    }
+
+    /// serde's `map_str_tag_content`, `map_int_tag_content` and
+    /// `map_bytes_tag_content`.
+    #[rstest]
+    #[case::str_tag_content(vec![outer(2), Token::Str("t"), tag("Unit"), Token::Str("c"), Token::Unit, Token::StructEnd])]
+    #[case::str_content_tag(vec![outer(2), Token::Str("c"), Token::Unit, Token::Str("t"), tag("Unit"), Token::StructEnd])]
+    #[case::str_excess_fields(vec![
+        outer(2),
+        Token::Str("f"), Token::Unit,
+        Token::Str("t"), tag("Unit"),
+        Token::Str("g"), Token::Unit,
+        Token::Str("c"), Token::Unit,
+        Token::Str("h"), Token::Unit,
+        Token::StructEnd,
+    ])]
+    #[case::bytes_tag_content(vec![outer(2), Token::BorrowedBytes(b"t"), tag("Unit"), Token::BorrowedBytes(b"c"), Token::Unit, Token::StructEnd])]
+    #[case::bytes_content_tag(vec![outer(2), Token::Bytes(b"c"), Token::Unit, Token::Bytes(b"t"), tag("Unit"), Token::StructEnd])]
+    fn map_tag_content(#[case] tokens: Vec<Token>) {
+        assert_de(&UNIT, &tokens);
+    }
+
+    /// serde's `map_int_tag_content`: serde takes the keys' indices (0 the
+    /// tag, 1 the content); ours reads keys by name only.
+    #[rstest]
+    #[case::tag_content(vec![outer(2), Token::U8(0), tag("Unit"), Token::U8(1), Token::Unit, Token::StructEnd], "integer `0`")]
+    #[case::content_tag(vec![outer(2), Token::U64(1), Token::Unit, Token::U64(0), tag("Unit"), Token::StructEnd], "integer `1`")]
+    fn map_int_tag_content(#[case] tokens: Vec<Token>, #[case] key: &str) {
+        assert_de_differs::<AdjacentlyTagged<u8>, _>(
+            &serde_side::AdjacentlyTagged::<u8>::Unit,
+            &tokens,
+            1,
+            &format!("invalid type: {key}, expected `t`, `c` or another key"),
+        );
+    }
+
+    /// serde's `seq_tag_content`.
+    #[test]
+    fn seq_tag_content() {
+        assert_de(
+            &UNIT,
+            &[
+                Token::Seq { len: Some(2) },
+                tag("Unit"),
+                Token::Unit,
+                Token::SeqEnd,
+            ],
+        );
+    }
+
+    // serde's `seq_tag_content`, the tag as a string: serde's tag visitor
+    // takes a string; in the sequence form ours takes only an enum's
+    // variant.
+    #[rstest]
+    #[case::str(Token::Str("Unit"))]
+    #[case::borrowed_str(Token::BorrowedStr("Unit"))]
+    fn seq_str_tag_content(#[case] tag: Token) {
+        assert_de_differs::<AdjacentlyTagged<u8>, _>(
+            &serde_side::AdjacentlyTagged::<u8>::Unit,
+            &[Token::Seq { len: None }, tag, Token::Unit, Token::SeqEnd],
+            1,
+            r#"invalid type: string "Unit", expected a variant tag of AdjacentlyTagged"#,
+        );
+    }
+}
+
+mod newtype {
+    use super::*;
+
+    #[test]
+    fn map_tag_only() {
+        // An optional newtype without its content.
+        assert_de(
+            &AdjacentlyTagged::Newtype::<Option<u8>>(None),
+            &[outer(1), Token::Str("t"), tag("Newtype"), Token::StructEnd],
+        );
+    }
+
+    #[test]
+    fn map_tag_content() {
+        let value = AdjacentlyTagged::Newtype::<u8>(1);
+        assert_both(
+            &value,
+            &[
+                outer(2),
+                Token::Str("t"),
+                tag("Newtype"),
+                Token::Str("c"),
+                Token::U8(1),
+                Token::StructEnd,
+            ],
+        );
+        assert_de(
+            &value,
+            &[
+                outer(2),
+                Token::Str("c"),
+                Token::U8(1),
+                Token::Str("t"),
+                tag("Newtype"),
+                Token::StructEnd,
+            ],
+        );
+    }
+
+    #[test]
+    fn seq() {
+        assert_de(
+            &AdjacentlyTagged::Newtype::<u8>(1),
+            &[
+                Token::Seq { len: Some(2) },
+                tag("Newtype"),
+                Token::U8(1),
+                Token::SeqEnd,
+            ],
+        );
+    }
+
+    // serde's `seq`, the tag as a string: as `unit::seq_str_tag_content`.
+    #[rstest]
+    #[case::str(Token::Str("Newtype"))]
+    #[case::borrowed_str(Token::BorrowedStr("Newtype"))]
+    fn seq_str_tag(#[case] tag: Token) {
+        assert_de_differs::<AdjacentlyTagged<u8>, _>(
+            &serde_side::AdjacentlyTagged::<u8>::Newtype(1),
+            &[Token::Seq { len: None }, tag, Token::U8(1), Token::SeqEnd],
+            1,
+            r#"invalid type: string "Newtype", expected a variant tag of AdjacentlyTagged"#,
+        );
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct NewtypeStruct(u32);
+
+/// serde's `newtype_with_newtype`: a newtype struct as the content, before
+/// the tag.
+#[test]
+fn newtype_with_newtype() {
+    assert_de(
+        &AdjacentlyTagged::Newtype(NewtypeStruct(5)),
+        &[
+            outer(2),
+            Token::Str("c"),
+            Token::NewtypeStruct {
+                name: "NewtypeStruct",
+            },
+            Token::U32(5),
+            Token::Str("t"),
+            tag("Newtype"),
+            Token::StructEnd,
+        ],
+    );
+}
+
+mod tuple {
+    use super::*;
+
+    const VALUE: AdjacentlyTagged<u8> = AdjacentlyTagged::Tuple(1, 1);
+
+    fn content() -> [Token; 4] {
+        [
+            Token::Tuple { len: 2 },
+            Token::U8(1),
+            Token::U8(1),
+            Token::TupleEnd,
+        ]
+    }
+
+    #[test]
+    fn map() {
+        let tag_first: Vec<Token> = [outer(2), Token::Str("t"), tag("Tuple"), Token::Str("c")]
+            .into_iter()
+            .chain(content())
+            .chain([Token::StructEnd])
+            .collect();
+        assert_both(&VALUE, &tag_first);
+        let content_first: Vec<Token> = [outer(2), Token::Str("c")]
+            .into_iter()
+            .chain(content())
+            .chain([Token::Str("t"), tag("Tuple"), Token::StructEnd])
+            .collect();
+        assert_de(&VALUE, &content_first);
+    }
+
+    #[test]
+    fn seq() {
+        let tokens: Vec<Token> = [Token::Seq { len: Some(2) }, tag("Tuple")]
+            .into_iter()
+            .chain(content())
+            .chain([Token::SeqEnd])
+            .collect();
+        assert_de(&VALUE, &tokens);
+    }
+}
+
+mod struct_ {
+    use super::*;
+
+    const VALUE: AdjacentlyTagged<u8> = AdjacentlyTagged::Struct { f: 1 };
+
+    /// serde's content, the struct named after its variant.
+    fn content(name: &'static str) -> [Token; 4] {
+        [
+            Token::Struct { name, len: 1 },
+            Token::Str("f"),
+            Token::U8(1),
+            Token::StructEnd,
+        ]
+    }
+
+    fn tag_first(name: &'static str) -> Vec<Token> {
+        [outer(2), Token::Str("t"), tag("Struct"), Token::Str("c")]
+            .into_iter()
+            .chain(content(name))
+            .chain([Token::StructEnd])
+            .collect()
+    }
+
+    // serde's tag-first content names its struct after the variant when
+    // reading too; ours asks for a struct named "", which serde_test refuses
+    // (ours writes "Struct", as serde).
+    const UNNAMED: &str = r#"expected Token::Struct { name: "Struct", len: 1 } but deserialization wants Token::Struct { name: "", len: 1 }"#;
+
+    #[test]
+    fn map() {
+        assert_ser_tokens(&VALUE, &tag_first("Struct"));
+        assert_de_differs::<AdjacentlyTagged<u8>, _>(
+            &serde_side::AdjacentlyTagged::<u8>::Struct { f: 1 },
+            &tag_first("Struct"),
+            4,
+            UNNAMED,
+        );
+        assert_de(&VALUE, &tag_first(""));
+        let content_first: Vec<Token> = [outer(2), Token::Str("c")]
+            .into_iter()
+            .chain(content("Struct"))
+            .chain([Token::Str("t"), tag("Struct"), Token::StructEnd])
+            .collect();
+        assert_de(&VALUE, &content_first);
+    }
+
+    #[test]
+    fn seq() {
+        let seq = |name| -> Vec<Token> {
+            [Token::Seq { len: Some(2) }, tag("Struct")]
+                .into_iter()
+                .chain(content(name))
+                .chain([Token::SeqEnd])
+                .collect()
+        };
+        assert_de_differs::<AdjacentlyTagged<u8>, _>(
+            &serde_side::AdjacentlyTagged::<u8>::Struct { f: 1 },
+            &seq("Struct"),
+            2,
+            UNNAMED,
+        );
+        assert_de(&VALUE, &seq(""));
+    }
+}
+
+/// serde's `struct_with_flatten`.
+#[test]
+fn struct_with_flatten() {
+    #[json_subtypes(tag = "t", content = "c")]
+    #[derive(Clone, PartialEq, Debug)]
+    enum Data {
+        A {
+            a: i32,
+            #[serde(flatten)]
+            flat: Flat,
+        },
+    }
+
+    #[derive(Clone, Serialize, Deserialize, PartialEq, Debug)]
+    struct Flat {
+        b: i32,
+    }
+
+    assert_both(
+        &Data::A {
+            a: 0,
+            flat: Flat { b: 0 },
+        },
+        &[
+            Token::Struct {
+                name: "Data",
+                len: 2,
+            },
+            Token::Str("t"),
+            Token::UnitVariant {
+                name: "Data",
+                variant: "A",
+            },
+            Token::Str("c"),
+            Token::Map { len: None },
+            Token::Str("a"),
+            Token::I32(0),
+            Token::Str("b"),
+            Token::I32(0),
+            Token::MapEnd,
+            Token::StructEnd,
+        ],
+    );
+}
+
+mod expecting {
+    use super::*;
+
+    #[json_subtypes(tag = "tag", content = "content")]
+    #[serde(expecting = "something strange...")]
+    #[derive(Debug)]
+    pub enum Enum {
+        AdjacentlyTagged,
+    }
+
+    mod serde_side {
+        #[derive(Debug, serde::Deserialize)]
+        #[serde(tag = "tag", content = "content")]
+        #[serde(expecting = "something strange...")]
+        pub enum Enum {
+            #[allow(dead_code)]
+            AdjacentlyTagged,
+        }
+    }
+
+    /// serde's `expecting_message`.
+    #[rstest]
+    // serde says `expecting`; ours ignores it in the adjacent form (the
+    // internal form uses it, tests/test_serde_attrs.rs).
+    #[case::not_a_map(
+        vec![Token::Str("AdjacentlyTagged")],
+        r#"invalid type: string "AdjacentlyTagged", expected something strange..."#,
+        "invalid type: string \"AdjacentlyTagged\", expected a map with the subtype tag of Enum in `tag` and its content in `content`"
+    )]
+    // serde quotes the keys and names the enum; ours words a bad key and a
+    // bad tag as everywhere else in this crate (backticks, "variant tag").
+    #[case::not_a_key(
+        vec![Token::Map { len: None }, Token::Unit],
+        r#"invalid type: unit value, expected "tag", "content", or other ignored fields"#,
+        "invalid type: unit value, expected `tag`, `content` or another key"
+    )]
+    // `expecting` is not the message of the variant identifier.
+    #[case::not_a_tag(
+        vec![Token::Map { len: None }, Token::Str("tag"), Token::Unit],
+        "invalid type: unit value, expected variant of enum Enum",
+        "invalid type: unit value, expected a variant tag of Enum"
+    )]
+    fn message(#[case] tokens: Vec<Token>, #[case] serde: &str, #[case] ours: &str) {
+        assert_de_tokens_error::<serde_side::Enum>(&tokens, serde);
+        assert_de_error::<Enum>(&tokens, ours);
+    }
+}
+
+// serde's `partially_untagged` is not ported: `#[serde(untagged)]` on a
+// variant is refused at compile time ("`#[serde(untagged)]` on a variant;
+// mark the variant that takes what no tag selects
+// `#[json_subtypes(fallback)]`", tests/ui/serde-untagged-on-variant.rs).
+
+/// serde's `deny_unknown_fields`.
+mod deny_unknown_fields {
+    use super::*;
+
+    #[json_subtypes(tag = "t", content = "c", deny_unknown_fields)]
+    #[derive(Debug, Clone, PartialEq)]
+    enum AdjacentlyTagged {
+        Unit,
+    }
+
+    #[test]
+    fn known_fields() {
+        assert_de(
+            &AdjacentlyTagged::Unit,
+            &[
+                outer(2),
+                Token::Str("t"),
+                tag("Unit"),
+                Token::Str("c"),
+                Token::Unit,
+                Token::StructEnd,
+            ],
+        );
+    }
+
+    mod serde_side {
+        #[derive(Debug, serde::Deserialize)]
+        #[serde(tag = "t", content = "c", deny_unknown_fields)]
+        pub enum AdjacentlyTagged {
+            #[allow(dead_code)]
+            Unit,
+        }
+    }
+
+    // serde's error for an unknown key is `invalid value: <key>, expected
+    // "t" or "c"`; ours is serde's `unknown field` message for structs (the
+    // same as for trait objects), and ours fails on an integer key, where
+    // serde takes a key's index for the key.
+    #[rstest]
+    #[case::after_tag_and_content(
+        vec![outer(2), Token::Str("t"), tag("Unit"), Token::Str("c"), Token::Unit, Token::Str("h")],
+        r#"invalid value: string "h", expected "t" or "c""#,
+        "unknown field `h`, expected `t` or `c`",
+        None
+    )]
+    #[case::first(
+        vec![outer(2), Token::Str("h")],
+        r#"invalid value: string "h", expected "t" or "c""#,
+        "unknown field `h`, expected `t` or `c`",
+        None
+    )]
+    #[case::after_content(
+        vec![outer(2), Token::Str("c"), Token::Unit, Token::Str("h")],
+        r#"invalid value: string "h", expected "t" or "c""#,
+        "unknown field `h`, expected `t` or `c`",
+        None
+    )]
+    #[case::int_key(
+        vec![outer(2), Token::U64(0), tag("Unit"), Token::U64(3)],
+        r#"invalid value: integer `3`, expected "t" or "c""#,
+        "invalid type: integer `0`, expected `t` or `c`",
+        Some(1)
+    )]
+    #[case::bytes_key(
+        vec![outer(2), Token::Bytes(b"c"), Token::Unit, Token::Bytes(b"h")],
+        r#"invalid value: byte array, expected "t" or "c""#,
+        "unknown field `h`, expected `t` or `c`",
+        None
+    )]
+    fn unknown_fields(
+        #[case] tokens: Vec<Token>,
+        #[case] serde: &str,
+        #[case] ours: &str,
+        // The last token ours reads, where it stops before serde's last.
+        #[case] at: Option<usize>,
+    ) {
+        assert_de_tokens_error::<serde_side::AdjacentlyTagged>(&tokens, serde);
+        let at = at.unwrap_or(tokens.len() - 1);
+        assert_de_error::<AdjacentlyTagged>(&tokens[..=at], ours);
+    }
+}
