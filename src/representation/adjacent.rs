@@ -181,6 +181,10 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for AdjacentVisitor<'de, S> {
     type Value = S::Value;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // `#[serde(expecting = "...")]`, as serde's adjacent enums use it.
+        if let Some(expecting) = self.subtypes.settings().expecting {
+            return f.write_str(expecting);
+        }
         write!(
             f,
             "a map with the subtype tag of {} in `{}` and its content in `{}`",
