@@ -1342,17 +1342,14 @@ fn as_map_enums_round_trip_in_cbor_and_msgpack(
     );
 }
 
-#[rstest]
-#[case::circle(Box::new(Circle { r: 2.0 }), r#"{"kind":"round","r":2.0}"#)]
-#[case::square(Box::new(Square { side: 1.5 }), r#"{"kind":"square","side":1.5}"#)]
-#[case::empty(Box::new(Dot {}), r#"{"kind":"dot"}"#)]
-fn as_map_profiles_round_trip_in_postcard_and_bincode(
-    #[case] value: Box<dyn Shape>,
-    #[case] json: &str,
-) {
-    let p = map_profile();
-    let (_, from_postcard, from_bincode) = postcard_and_bincode(
-        &p.serializable(&*value),
+/// `postcard_and_bincode` for a value written and read through profile `p`
+/// (bincode as `bincode::serialize` writes: fixed-width ints).
+fn profile_in_postcard_and_bincode(
+    p: &Profile<dyn Shape>,
+    value: &(dyn Shape + 'static),
+) -> (Vec<u8>, Box<dyn Shape>, Box<dyn Shape>) {
+    postcard_and_bincode(
+        &p.serializable(value),
         |b| {
             p.deserialize(&mut postcard::Deserializer::from_bytes(b))
                 .unwrap()
@@ -1365,7 +1362,19 @@ fn as_map_profiles_round_trip_in_postcard_and_bincode(
             p.deserialize(&mut bincode::Deserializer::from_slice(b, options))
                 .unwrap()
         },
-    );
+    )
+}
+
+#[rstest]
+#[case::circle(Box::new(Circle { r: 2.0 }), r#"{"kind":"round","r":2.0}"#)]
+#[case::square(Box::new(Square { side: 1.5 }), r#"{"kind":"square","side":1.5}"#)]
+#[case::empty(Box::new(Dot {}), r#"{"kind":"dot"}"#)]
+fn as_map_profiles_round_trip_in_postcard_and_bincode(
+    #[case] value: Box<dyn Shape>,
+    #[case] json: &str,
+) {
+    let p = map_profile();
+    let (_, from_postcard, from_bincode) = profile_in_postcard_and_bincode(p, &*value);
     assert_eq!(format!("{from_postcard:?}"), format!("{value:?}"));
     assert_eq!(format!("{from_bincode:?}"), format!("{value:?}"));
     assert_eq!(p.to_string(&*value).unwrap(), json);
@@ -1392,21 +1401,7 @@ fn as_map_mixed_sign_int_tags_round_trip_in_profiles(
         .subtype::<Square>(-2)
         .build()
         .unwrap();
-    let (bytes, from_postcard, from_bincode) = postcard_and_bincode(
-        &p.serializable(&*value),
-        |b| {
-            p.deserialize(&mut postcard::Deserializer::from_bytes(b))
-                .unwrap()
-        },
-        |b| {
-            use bincode::Options;
-            let options = bincode::DefaultOptions::new()
-                .with_fixint_encoding()
-                .allow_trailing_bytes();
-            p.deserialize(&mut bincode::Deserializer::from_slice(b, options))
-                .unwrap()
-        },
-    );
+    let (bytes, from_postcard, from_bincode) = profile_in_postcard_and_bincode(&p, &*value);
     // The map's length, the key, then the tag as a zigzag varint.
     let tag: &[u8] = if json.contains("-2") {
         b"\x03"

@@ -7,6 +7,8 @@
 
 use serde::de::{DeserializeSeed, Deserializer, MapAccess, Visitor};
 
+use crate::rest::forward::forward_requests;
+
 /// The object's map, its keys read with `deserialize_str`.
 pub(super) struct StringKeys<A>(pub(super) A);
 
@@ -45,15 +47,12 @@ impl<'de, K: DeserializeSeed<'de>> DeserializeSeed<'de> for StringKey<K> {
     }
 }
 
-macro_rules! forward {
-    ($($method:ident($($arg:ident: $ty:ty),*))*) => {
-        $(
-            #[inline]
-            fn $method<V: Visitor<'de>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value, D::Error> {
-                self.0.$method($($arg,)* visitor)
-            }
-        )*
-    };
+impl<D> StringKey<D> {
+    /// For `forward_requests`: the wrapped deserializer, the visitor as is.
+    #[inline]
+    fn split<V>(self, visitor: V) -> (D, V) {
+        (self.0, visitor)
+    }
 }
 
 impl<'de, D: Deserializer<'de>> Deserializer<'de> for StringKey<D> {
@@ -74,20 +73,12 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for StringKey<D> {
         self.0.is_human_readable()
     }
 
-    forward! {
-        deserialize_bool() deserialize_i8() deserialize_i16() deserialize_i32()
-        deserialize_i64() deserialize_i128() deserialize_u8() deserialize_u16()
-        deserialize_u32() deserialize_u64() deserialize_u128() deserialize_f32()
-        deserialize_f64() deserialize_char() deserialize_str() deserialize_string()
-        deserialize_bytes() deserialize_byte_buf() deserialize_option()
-        deserialize_unit() deserialize_seq() deserialize_map()
-        deserialize_ignored_any()
-        deserialize_unit_struct(name: &'static str)
-        deserialize_newtype_struct(name: &'static str)
-        deserialize_tuple(len: usize)
-        deserialize_tuple_struct(name: &'static str, len: usize)
-        deserialize_struct(name: &'static str, fields: &'static [&'static str])
-        deserialize_enum(name: &'static str, variants: &'static [&'static str])
+    forward_requests! {
+        deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
+        deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
+        deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char deserialize_str
+        deserialize_string deserialize_bytes deserialize_byte_buf deserialize_option
+        deserialize_unit deserialize_seq deserialize_map deserialize_ignored_any
     }
 }
 

@@ -1,5 +1,6 @@
-//! A macro for the wrapping deserializers of the live rest (`NotTag`,
-//! `ParseIgnored`): every request forwarded to the deserializer they wrap.
+//! A macro for wrapping deserializers (the live rest's `NotTag` and
+//! `ParseIgnored`, `as_map`'s `StringKey`): every request forwarded to the
+//! deserializer they wrap.
 
 /// Forwards every request of a wrapping deserializer to the one it wraps,
 /// with the visitor that its `split` gives (wrapped or not).
@@ -73,4 +74,4 @@ macro_rules! forward_requests {
         }
     };
 }
-pub(super) use forward_requests;
+pub(crate) use forward_requests;

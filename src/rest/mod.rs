@@ -15,7 +15,7 @@ use serde::de::{
 use crate::buffer::{Buffer, Mark, Reader};
 use crate::unknown::{take_wants_hint, tell_tag_key};
 
-mod forward;
+pub(crate) mod forward;
 mod head;
 mod ignored;
 mod not_tag;
