@@ -1568,7 +1568,8 @@ pub use json_subtypes_macros::json_subtypes;
 #[allow(missing_docs)]
 pub mod __private {
     pub use crate::dispatch::{
-        build_head_first, deserialize, read_known_literal_tag, read_literal_tag, Dispatch, Settings,
+        build_head_first, deserialize, read_known_literal_tag, read_literal_tag, AdjacentKeys,
+        Dispatch, Settings,
     };
     pub use crate::fallback::{fallback_holds, FallbackProbe, ProbeAny, ProbeNotAMap};
     pub use crate::object::{Subtype, Upcast};

@@ -365,6 +365,11 @@ impl Drop for Buffer<'_> {
 }
 
 impl Buffer<'_> {
+    /// Whether the buffer never took memory (nothing was recorded).
+    pub(crate) fn is_empty_unallocated(&self) -> bool {
+        self.code.capacity() == 0
+    }
+
     fn leave_block(&mut self) {
         let mut block = core::mem::take(&mut self.code);
         block.clear();

@@ -26,7 +26,7 @@ mod string_keys;
 mod variant;
 mod walk;
 
-pub use self::settings::Settings;
+pub use self::settings::{AdjacentKeys, Settings};
 
 pub(crate) use self::variant::VariantSeed;
 
@@ -51,6 +51,12 @@ pub trait Dispatch<'de>: Sized {
 
     /// `as_map`: the one request every tag is read with (see `TagRequest`).
     const TAG_REQUEST: TagRequest = TagRequest::Any;
+
+    /// The adjacently tagged form's keys (unused in the other forms).
+    const ADJACENT: AdjacentKeys = AdjacentKeys {
+        fields: &[],
+        deny_unknown_fields: false,
+    };
 
     /// `visible`: whether variant `index`'s payload reads the tag entry.
     #[inline]

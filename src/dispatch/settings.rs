@@ -84,3 +84,12 @@ impl Settings {
         })
     }
 }
+
+/// An enum's adjacent form, written by generated code (`Dispatch::ADJACENT`).
+#[derive(Clone, Copy, Debug)]
+pub struct AdjacentKeys {
+    /// `[tag, content]`.
+    pub fields: &'static [&'static str],
+    /// `deny_unknown_fields`: keys beside the two are refused.
+    pub deny_unknown_fields: bool,
+}

@@ -22,10 +22,9 @@ use serde::ser::{SerializeStruct, Serializer};
 
 use super::{build_from, Bare, BuildSeed, TagSeed, TagValue};
 use crate::buffer::{Buffer, Limit, Mark};
-use crate::dispatch::Subtypes;
+use crate::dispatch::{Dispatch, Subtypes};
 use crate::object::Subtype;
 use crate::rest::{duplicate_field, missing_field, Rest};
-use crate::state::clear_hoist;
 use crate::tag::{OwnedLiteral, TagSink};
 
 /// The two keys of the adjacent form, as serde's struct requests want
@@ -80,6 +79,48 @@ impl Adjacent {
     }
 }
 
+/// Where a reader finds the form: an enum's constants, so that each key
+/// is compared with constants as in serde's derive (a call to `bcmp` and
+/// the spills around it otherwise), or a trait's or profile's table.
+pub(crate) trait Form: Copy {
+    fn get(self) -> Adjacent;
+}
+
+impl Form for Adjacent {
+    #[inline]
+    fn get(self) -> Adjacent {
+        self
+    }
+}
+
+/// The form of enum `T`, from its constants.
+pub(crate) struct EnumForm<'de, T>(PhantomData<(fn() -> T, &'de ())>);
+
+impl<T> Clone for EnumForm<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T> Copy for EnumForm<'_, T> {}
+
+impl<'de, T: Dispatch<'de>> Form for EnumForm<'de, T> {
+    #[inline]
+    fn get(self) -> Adjacent {
+        Adjacent {
+            name: T::SETTINGS.name,
+            fields: T::ADJACENT.fields,
+            deny_unknown_fields: T::ADJACENT.deny_unknown_fields,
+        }
+    }
+}
+
+impl<T> EnumForm<'_, T> {
+    pub(crate) fn new() -> Self {
+        EnumForm(PhantomData)
+    }
+}
+
 /// Writes `value` as a struct of two fields, `tag` and the content (the
 /// content first when `last`).
 pub(crate) fn serialize<S, V>(
@@ -105,22 +146,25 @@ where
 }
 
 /// Reads one value of `subtypes` in the adjacently tagged form.
-pub(crate) fn deserialize<'de, S, D>(
+pub(crate) fn deserialize<'de, S, F, D>(
     subtypes: S,
-    form: Adjacent,
+    form: F,
     deserializer: D,
 ) -> Result<S::Value, D::Error>
 where
     S: Subtypes<'de>,
+    F: Form,
     D: Deserializer<'de>,
 {
+    // Entering with no hoist key clears it: a replay of our buffer hands
+    // this form's entries over in their order.
     let Some(_level) = crate::state::enter(subtypes.settings().max_depth, None) else {
         return Err(D::Error::custom("recursion limit exceeded"));
     };
     let human_readable = deserializer.is_human_readable();
     deserializer.deserialize_struct(
-        form.name,
-        form.fields,
+        form.get().name,
+        form.get().fields,
         AdjacentVisitor {
             subtypes,
             form,
@@ -130,24 +174,24 @@ where
     )
 }
 
-struct AdjacentVisitor<'de, S> {
+struct AdjacentVisitor<'de, S, F> {
     subtypes: S,
-    form: Adjacent,
+    form: F,
     human_readable: bool,
     marker: PhantomData<&'de ()>,
 }
 
-impl<'de, S: Subtypes<'de>> AdjacentVisitor<'de, S> {
+impl<'de, S: Subtypes<'de>, F: Form> AdjacentVisitor<'de, S, F> {
     /// Records the value of the entry whose key was just read, within the
     /// set's limit.
     fn record<A: MapAccess<'de>>(
         &self,
         buf: &mut Buffer<'de>,
         map: &mut A,
-        depth: u32,
         limit: Option<Limit>,
     ) -> Result<(), A::Error> {
         let s = &self.subtypes;
+        let depth = crate::state::remaining();
         if S::MAY_BE_EXACT && s.settings().exact_numbers {
             return crate::exact::record_value(buf, map, depth, limit);
         }
@@ -158,6 +202,7 @@ impl<'de, S: Subtypes<'de>> AdjacentVisitor<'de, S> {
     }
 
     /// Reads the keys after the tag and the content: only others may come.
+    #[inline]
     fn finish<A: MapAccess<'de>>(&self, map: &mut A) -> Result<(), A::Error> {
         let form = self.form;
         while let Some(field) = map.next_key_seed(FieldSeed {
@@ -166,8 +211,8 @@ impl<'de, S: Subtypes<'de>> AdjacentVisitor<'de, S> {
             before_tag: None,
         })? {
             match field {
-                Field::Tag => return Err(duplicate_field(form.tag())),
-                Field::Content => return Err(duplicate_field(form.content())),
+                Field::Tag => return Err(duplicate_field(form.get().tag())),
+                Field::Content => return Err(duplicate_field(form.get().content())),
                 Field::Other => {
                     map.next_value::<IgnoredAny>()?;
                 }
@@ -177,7 +222,7 @@ impl<'de, S: Subtypes<'de>> AdjacentVisitor<'de, S> {
     }
 }
 
-impl<'de, S: Subtypes<'de>> Visitor<'de> for AdjacentVisitor<'de, S> {
+impl<'de, S: Subtypes<'de>, F: Form> Visitor<'de> for AdjacentVisitor<'de, S, F> {
     type Value = S::Value;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -189,13 +234,12 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for AdjacentVisitor<'de, S> {
             f,
             "a map with the subtype tag of {} in `{}` and its content in `{}`",
             self.subtypes.settings().name,
-            self.form.tag(),
-            self.form.content()
+            self.form.get().tag(),
+            self.form.get().content()
         )
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<S::Value, A::Error> {
-        clear_hoist();
         let s = &self.subtypes;
         let form = self.form;
         let fallback = if S::MAY_KEEP_TAG {
@@ -209,7 +253,6 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for AdjacentVisitor<'de, S> {
             None
         };
         let tag_first = S::MAY_REQUIRE_TAG_FIRST && s.settings().require_tag_first;
-        let depth = crate::state::remaining();
         // Before the tag: the content recorded (and, for a fallback, every
         // entry with its key).
         let mut buf = Buffer::new();
@@ -225,7 +268,7 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for AdjacentVisitor<'de, S> {
                 Some(Field::Tag) => {
                     let sink = fallback.map(|_| TagSink {
                         buf: &mut buf,
-                        key: Some(form.tag()),
+                        key: Some(form.get().tag()),
                         fallback: true,
                         visible: false,
                         head: None,
@@ -234,17 +277,17 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for AdjacentVisitor<'de, S> {
                 }
                 Some(Field::Content) => {
                     if content.is_some() {
-                        return Err(duplicate_field(form.content()));
+                        return Err(duplicate_field(form.get().content()));
                     }
                     if fallback.is_none() {
                         // The key was not recorded; the content starts here.
                         buf.first_use();
                     }
                     content = Some(buf.mark());
-                    self.record(&mut buf, &mut map, depth, limit)?;
+                    self.record(&mut buf, &mut map, limit)?;
                 }
                 Some(Field::Other) if fallback.is_some() => {
-                    self.record(&mut buf, &mut map, depth, limit)?;
+                    self.record(&mut buf, &mut map, limit)?;
                 }
                 Some(Field::Other) => {
                     map.next_value::<IgnoredAny>()?;
@@ -253,7 +296,7 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for AdjacentVisitor<'de, S> {
                     return match fallback {
                         // No tag: the fallback reads the whole object.
                         Some(fallback) => self.rest(fallback, buf.prefix_reader_ended(), map),
-                        None => Err(missing_field(form.tag())),
+                        None => Err(missing_field(form.get().tag())),
                     };
                 }
             }
@@ -269,23 +312,31 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for AdjacentVisitor<'de, S> {
                 let mut reader = buf.reader_at(at);
                 build_from(s, index, reader.next_value::<A::Error>(self.human_readable))?
             }
-            None => loop {
-                match map.next_key_seed(FieldSeed {
-                    form,
-                    record: None,
-                    before_tag: None,
-                })? {
-                    Some(Field::Tag) => return Err(duplicate_field(form.tag())),
-                    Some(Field::Content) => {
-                        break map.next_value_seed(BuildSeed { subtypes: s, index })?;
-                    }
-                    Some(Field::Other) => {
-                        map.next_value::<IgnoredAny>()?;
-                    }
-                    // No content: a unit, as serde and typetag read it.
-                    None => return build_from(s, index, ().into_deserializer()),
+            None => {
+                if fallback.is_none() {
+                    // Nothing was recorded, so the buffer holds no memory:
+                    // skipping its drop (a call) is free.
+                    debug_assert!(buf.is_empty_unallocated());
+                    core::mem::forget(buf);
                 }
-            },
+                loop {
+                    match map.next_key_seed(FieldSeed {
+                        form,
+                        record: None,
+                        before_tag: None,
+                    })? {
+                        Some(Field::Tag) => return Err(duplicate_field(form.get().tag())),
+                        Some(Field::Content) => {
+                            break map.next_value_seed(BuildSeed { subtypes: s, index })?;
+                        }
+                        Some(Field::Other) => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                        // No content: a unit, as serde and typetag read it.
+                        None => return build_from(s, index, ().into_deserializer()),
+                    }
+                }
+            }
         };
         self.finish(&mut map)?;
         Ok(value)
@@ -295,7 +346,6 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for AdjacentVisitor<'de, S> {
     /// it. Such a format cannot skip what it does not know, so an unknown
     /// tag is an error there, fallback or not.
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<S::Value, A::Error> {
-        clear_hoist();
         let s = &self.subtypes;
         let index = match seq.next_element_seed(TagSeed {
             subtypes: s,
@@ -313,7 +363,7 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for AdjacentVisitor<'de, S> {
     }
 }
 
-impl<'de, S: Subtypes<'de>> AdjacentVisitor<'de, S> {
+impl<'de, S: Subtypes<'de>, F: Form> AdjacentVisitor<'de, S, F> {
     /// The fallback, reading the entries recorded before (`prefix`) and
     /// the live rest of the object.
     fn rest<A: MapAccess<'de>>(
@@ -326,8 +376,8 @@ impl<'de, S: Subtypes<'de>> AdjacentVisitor<'de, S> {
         let rest = Rest {
             prefix,
             live,
-            tag: Some(self.form.tag()),
-            hint: Some(self.form.tag()),
+            tag: Some(self.form.get().tag()),
+            hint: Some(self.form.get().tag()),
             catch: self.subtypes.settings().erased.then_some(&slot),
             human_readable: self.human_readable,
             from_prefix: false,
@@ -346,15 +396,15 @@ enum Field {
 
 /// Reads a key as a string, as serde's and typetag's readers of the form
 /// do; with `record`, the key is recorded too (for the fallback).
-struct FieldSeed<'a, 'de> {
-    form: Adjacent,
+struct FieldSeed<'a, 'de, F> {
+    form: F,
     record: Option<&'a mut Buffer<'de>>,
     /// `require_tag_first`, before the tag: the set's name, for the error
     /// any other key is.
     before_tag: Option<&'a str>,
 }
 
-impl<'de> DeserializeSeed<'de> for FieldSeed<'_, 'de> {
+impl<'de, F: Form> DeserializeSeed<'de> for FieldSeed<'_, 'de, F> {
     type Value = Field;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Field, D::Error> {
@@ -362,9 +412,10 @@ impl<'de> DeserializeSeed<'de> for FieldSeed<'_, 'de> {
     }
 }
 
-impl<'de> FieldSeed<'_, 'de> {
+impl<'de, F: Form> FieldSeed<'_, 'de, F> {
+    #[inline]
     fn field<E: de::Error>(&self, key: &str) -> Result<Field, E> {
-        let form = self.form;
+        let form = self.form.get();
         if key == form.tag() {
             Ok(Field::Tag)
         } else if let Some(name) = self.before_tag {
@@ -386,11 +437,11 @@ impl<'de> FieldSeed<'_, 'de> {
     }
 }
 
-impl<'de> Visitor<'de> for FieldSeed<'_, 'de> {
+impl<'de, F: Form> Visitor<'de> for FieldSeed<'_, 'de, F> {
     type Value = Field;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let form = self.form;
+        let form = self.form.get();
         match form.deny_unknown_fields {
             true => write!(f, "`{}` or `{}`", form.tag(), form.content()),
             false => write!(f, "`{}`, `{}` or another key", form.tag(), form.content()),

@@ -15,10 +15,9 @@ use serde::de::{
     self, DeserializeSeed, Deserializer, EnumAccess, Error as _, MapAccess, VariantAccess, Visitor,
 };
 
-use super::adjacent::{self, Adjacent};
+use super::adjacent::{self, EnumForm};
 use crate::buffer::{Buffer, Mark, Reader};
 use crate::dispatch::{Dispatch, EnumSubtypes, VariantSeed};
-use crate::state::clear_hoist;
 use crate::tag::TagSink;
 
 /// The adjacently tagged form's tag as serde's derive writes it: a unit
@@ -53,6 +52,8 @@ where
     T: Dispatch<'de>,
     D: Deserializer<'de>,
 {
+    // Entering with no hoist key clears it: a replay of our buffer hands
+    // this form's entries over in their order.
     let Some(_level) = crate::state::enter(T::SETTINGS.max_depth, None) else {
         return Err(D::Error::custom("recursion limit exceeded"));
     };
@@ -67,23 +68,13 @@ where
     )
 }
 
-/// Reads an enum in the adjacently tagged form, its tag under
-/// `fields[0]`, its content under `fields[1]`.
-pub fn deserialize_adjacent<'de, T, D>(
-    deserializer: D,
-    fields: &'static [&'static str],
-    deny_unknown_fields: bool,
-) -> Result<T, D::Error>
+/// Reads an enum in the adjacently tagged form, its keys `T::ADJACENT`.
+pub fn deserialize_adjacent<'de, T, D>(deserializer: D) -> Result<T, D::Error>
 where
     T: Dispatch<'de>,
     D: Deserializer<'de>,
 {
-    let form = Adjacent {
-        name: T::SETTINGS.name,
-        fields,
-        deny_unknown_fields,
-    };
-    adjacent::deserialize(EnumSubtypes::<T>::new(), form, deserializer)
+    adjacent::deserialize(EnumSubtypes::<T>::new(), EnumForm::<T>::new(), deserializer)
 }
 
 struct ExternalVisitor<T> {
@@ -106,7 +97,6 @@ impl<'de, T: Dispatch<'de>> Visitor<'de> for ExternalVisitor<T> {
     }
 
     fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<T, A::Error> {
-        clear_hoist();
         // An unknown tag is recorded for the fallback, as the key it is.
         let mut kept = Buffer::new();
         let sink = T::SETTINGS.fallback.map(|_| TagSink {

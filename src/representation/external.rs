@@ -15,7 +15,6 @@ use super::{build_from, Bare, BuildSeed, TagSeed, TagValue};
 use crate::buffer::{Buffer, Mark, Reader};
 use crate::dispatch::Subtypes;
 use crate::object::Subtype;
-use crate::state::clear_hoist;
 use crate::tag::{OwnedLiteral, TagSink};
 
 /// Writes `value` as the one entry of a map, under `tag`.
@@ -39,6 +38,8 @@ where
     S: Subtypes<'de>,
     D: Deserializer<'de>,
 {
+    // Entering with no hoist key clears it: a replay of our buffer hands
+    // this form's entries over in their order.
     let Some(_level) = crate::state::enter(subtypes.settings().max_depth, None) else {
         return Err(D::Error::custom("recursion limit exceeded"));
     };
@@ -68,7 +69,6 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for ExternalVisitor<'de, S> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<S::Value, A::Error> {
-        clear_hoist();
         let s = &self.subtypes;
         let fallback = if S::MAY_KEEP_TAG {
             s.settings().fallback

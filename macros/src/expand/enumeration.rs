@@ -215,6 +215,19 @@ fn generate(cont: &Container) -> TokenStream {
         .as_map
         .as_ref()
         .map(|_| quote!(let __serializer = #private::AsMap(__serializer);));
+    // The adjacent form's keys as constants of the enum: its reader then
+    // compares each key with constants, as serde's derive does.
+    let adjacent = match (&cont.attrs.tag, &cont.attrs.content) {
+        (Some(tag), Some(content)) => {
+            let (tag, content) = (&tag.value, &content.value);
+            let deny = cont.attrs.deny_unknown_fields.is_some() || cont.serde.deny_unknown_fields;
+            quote!(const ADJACENT: #private::AdjacentKeys = #private::AdjacentKeys {
+                fields: &[#tag, #content],
+                deny_unknown_fields: #deny,
+            };)
+        }
+        _ => quote!(),
+    };
     let require_tag_first = cont
         .attrs
         .require_tag_first
@@ -392,6 +405,7 @@ fn generate(cont: &Container) -> TokenStream {
                 const VARIANTS: &'static [&'static str] = &[#(#variant_names),*];
                 const FIELDS: &'static [&'static str] = &[#(#presence_fields),*];
                 #as_map
+                #adjacent
 
                 #[inline]
                 fn is_nested(index: u32) -> bool {
@@ -695,7 +709,6 @@ impl Apart {
         let where_clause = &generics.where_clause;
         let remote = item.ident.to_string();
         let serde_path = "::json_subtypes::__private::serde";
-        let deny = cont.attrs.deny_unknown_fields.is_some() || cont.serde.deny_unknown_fields;
         let (writer, writer_ident, read) = match (&cont.attrs.tag, &cont.attrs.content) {
             (Some(tag), Some(content)) => {
                 let writer_ident = format_ident!("__{}Adjacent", item.ident);
@@ -711,7 +724,7 @@ impl Apart {
                         }
                     },
                     writer_ident,
-                    quote!(#private::deserialize_adjacent::<Self, __D>(__deserializer, &[#tag, #content], #deny)),
+                    quote!(#private::deserialize_adjacent::<Self, __D>(__deserializer)),
                 )
             }
             _ => (
