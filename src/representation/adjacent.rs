@@ -94,7 +94,7 @@ impl Form for Adjacent {
 }
 
 /// The form of enum `T`, from its constants.
-pub(crate) struct EnumForm<'de, T>(PhantomData<(fn() -> T, &'de ())>);
+pub(crate) struct EnumForm<'de, T>(PhantomData<fn(&'de ()) -> T>);
 
 impl<T> Clone for EnumForm<'_, T> {
     fn clone(&self) -> Self {
