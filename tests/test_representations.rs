@@ -762,3 +762,41 @@ fn self_describing_formats_round_trip_both_forms(
         assert_eq!(shown(&through(format, &value)), shown(&value), "{format}");
     }
 }
+
+/// `value` written as TOML and read back.
+fn through_toml<T: serde::Serialize + serde::de::DeserializeOwned>(value: &T) -> Result<T, String> {
+    let text = toml::to_string(value).map_err(|e| format!("write: {e}"))?;
+    toml::from_str(&text).map_err(|e| format!("read: {e}"))
+}
+
+/// TOML holds a document as a table and has no `null`: both forms round-trip
+/// wherever the payload is a table, and a unit struct's content (`null`) is
+/// TOML's own error when written.
+#[test]
+fn toml_round_trips_both_forms_where_the_shape_fits() {
+    let shapes: Vec<Box<dyn Shape>> =
+        vec![Box::new(Circle { r: 1.5 }), Box::new(Square { side: 2.0 })];
+    for value in shapes {
+        assert_eq!(shown(&through_toml(&value).unwrap()), shown(&value));
+    }
+    let figures: Vec<Box<dyn Figure>> =
+        vec![Box::new(Circle { r: 1.5 }), Box::new(Square { side: 2.0 })];
+    for value in figures {
+        assert_eq!(shown(&through_toml(&value).unwrap()), shown(&value));
+    }
+    let circle: Box<dyn Figure> = Box::new(Circle { r: 1.5 });
+    assert_eq!(
+        toml::to_string(&circle).unwrap(),
+        "type = \"Circle\"\n\n[value]\nr = 1.5\n"
+    );
+    let point: Box<dyn Shape> = Box::new(Point);
+    assert_eq!(
+        through_toml(&point).unwrap_err(),
+        "write: unsupported Point type"
+    );
+    let point: Box<dyn Figure> = Box::new(Point);
+    assert_eq!(
+        through_toml(&point).unwrap_err(),
+        "write: unsupported Point type"
+    );
+}
