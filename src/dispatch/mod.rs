@@ -38,7 +38,9 @@ pub trait Dispatch<'de>: Sized {
     /// before what it calls is instantiated.
     const SETTINGS: Settings;
 
-    /// Presence mode: the variant names, for messages.
+    /// The variant names: for messages in presence mode, and in the
+    /// external and adjacent forms the names the format is told (their
+    /// string tags, as serde's derive writes them).
     const VARIANTS: &'static [&'static str] = &[];
 
     /// Presence mode: every deciding field, for messages.
@@ -226,6 +228,15 @@ pub trait Subtypes<'de> {
     /// The name of subtype `index`, for messages.
     fn subtype_name(&self, index: u32) -> &str;
 
+    /// The name a format is told for variant `index`'s struct content in
+    /// the adjacent form, as serde's derive names it when writing. Only an
+    /// enum has variants; a trait object's payload reads itself.
+    #[inline]
+    fn variant_name(&self, index: u32) -> &'static str {
+        let _ = index;
+        ""
+    }
+
     /// Whether the tag entry may be kept for a subtype (a fallback, a
     /// `nested` child or a `visible` payload reads it). A constant, as
     /// `MAY_BE_EXACT`: an enum with none of them does not compile that path.
@@ -347,6 +358,11 @@ impl<'de, T: Dispatch<'de>> Subtypes<'de> for EnumSubtypes<T> {
 
     fn subtype_name(&self, index: u32) -> &str {
         T::VARIANTS.get(index as usize).copied().unwrap_or("?")
+    }
+
+    #[inline]
+    fn variant_name(&self, index: u32) -> &'static str {
+        T::VARIANTS.get(index as usize).copied().unwrap_or_default()
     }
 
     const MAY_BE_EXACT: bool = T::SETTINGS.exact_numbers;

@@ -100,6 +100,7 @@ where
     let slot = Cell::new(None);
     let payload = ValuePayload {
         deserializer,
+        name: subtypes.variant_name(index),
         catch: subtypes.settings().erased.then_some(&slot),
     };
     subtypes
@@ -111,6 +112,8 @@ where
 /// own deserializer, and as a variant access it is the variant's content.
 pub(crate) struct ValuePayload<'s, 'de, D: Deserializer<'de>> {
     deserializer: D,
+    /// The struct name a struct variant asks for, as its writer named it.
+    name: &'static str,
     /// Keeps the first error of the format for a type-erased payload (see
     /// `Rest::catch`).
     catch: Option<&'s Cell<Option<D::Error>>>,
@@ -196,7 +199,8 @@ impl<'de, D: Deserializer<'de>> VariantAccess<'de> for ValuePayload<'_, 'de, D> 
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, D::Error> {
-        self.deserialize_struct("", fields, visitor)
+        let name = self.name;
+        self.deserialize_struct(name, fields, visitor)
     }
 }
 

@@ -264,7 +264,17 @@ fn generate(cont: &Container) -> TokenStream {
             false
         })
     };
-    let variant_names = cont.variants.iter().map(|v| v.ident().to_string());
+    // In the external and adjacent forms a variant is named by its string
+    // tag, as the twin writes it (see `twin_variants`): the name the format
+    // is told when the variant is read back must be the one it was told when
+    // written.
+    let variant_names =
+        cont.variants.iter().map(
+            |v| match (cont.apart_form(), v.tags.first().map(|t| &t.value)) {
+                (Some(_), Some(TagValue::Str(tag))) => tag.clone(),
+                _ => v.ident().to_string(),
+            },
+        );
     let presence_fields = cont
         .variants
         .iter()
