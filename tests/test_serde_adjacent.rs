@@ -78,18 +78,6 @@ where
     assert_de(value, tokens);
 }
 
-/// serde's `assert_de_tokens` where ours differs: serde's twin reads
-/// `tokens` as `serde` (unconfigured, as in serde's suite); ours fails with
-/// `message` at the token `at` (the last one it reads).
-fn assert_de_differs<T, S>(serde: &S, tokens: &[Token], at: usize, message: &str)
-where
-    T: DeserializeOwned,
-    S: DeserializeOwned + PartialEq + std::fmt::Debug,
-{
-    assert_de_tokens(serde, tokens);
-    assert_de_error::<T>(&tokens[..=at], message);
-}
-
 /// serde's `assert_de_tokens_error`.
 fn assert_de_error<T: DeserializeOwned>(tokens: &[Token], message: &str) {
     assert_de_tokens_error::<serde_test::Readable<T>>(tokens, message);
@@ -133,19 +121,9 @@ mod unit {
         );
     }
 
-    // serde's `map_int_tag_only`: serde takes a key's index for the key;
-    // ours reads keys by name only.
-    #[test]
-    fn map_int_tag_only() {
-        assert_de_differs::<AdjacentlyTagged<u8>, _>(
-            &serde_side::AdjacentlyTagged::<u8>::Unit,
-            &[outer(1), Token::U16(0), tag("Unit"), Token::StructEnd],
-            1,
-            "invalid type: integer `0`, expected `t`, `c` or another key",
-        );
-    }
-
     #[rstest]
+    // serde's `map_int_tag_only`: a key's index for the key.
+    #[case::int_key(Token::U16(0))]
     // serde's `map_bytes_tag_only`.
     #[case::bytes_key(Token::Bytes(b"t"))]
     #[case::borrowed_bytes_key(Token::BorrowedBytes(b"t"))]
@@ -169,51 +147,60 @@ mod unit {
     ])]
     #[case::bytes_tag_content(vec![outer(2), Token::BorrowedBytes(b"t"), tag("Unit"), Token::BorrowedBytes(b"c"), Token::Unit, Token::StructEnd])]
     #[case::bytes_content_tag(vec![outer(2), Token::Bytes(b"c"), Token::Unit, Token::Bytes(b"t"), tag("Unit"), Token::StructEnd])]
+    // The keys' indices: 0 the tag, 1 the content.
+    #[case::int_tag_content(vec![outer(2), Token::U8(0), tag("Unit"), Token::U8(1), Token::Unit, Token::StructEnd])]
+    #[case::int_content_tag(vec![outer(2), Token::U64(1), Token::Unit, Token::U64(0), tag("Unit"), Token::StructEnd])]
+    #[case::int_excess_fields(vec![
+        outer(2),
+        Token::U8(2), Token::Unit,
+        Token::U8(0), tag("Unit"),
+        Token::U8(3), Token::Unit,
+        Token::U8(1), Token::Unit,
+        Token::StructEnd,
+    ])]
     fn map_tag_content(#[case] tokens: Vec<Token>) {
         assert_de(&UNIT, &tokens);
     }
 
-    /// serde's `map_int_tag_content`: serde takes the keys' indices (0 the
-    /// tag, 1 the content); ours reads keys by name only.
+    /// serde's `seq_tag_content`: the tag a unit variant, or the variant's
+    /// bare name or index.
     #[rstest]
-    #[case::tag_content(vec![outer(2), Token::U8(0), tag("Unit"), Token::U8(1), Token::Unit, Token::StructEnd], "integer `0`")]
-    #[case::content_tag(vec![outer(2), Token::U64(1), Token::Unit, Token::U64(0), tag("Unit"), Token::StructEnd], "integer `1`")]
-    fn map_int_tag_content(#[case] tokens: Vec<Token>, #[case] key: &str) {
-        assert_de_differs::<AdjacentlyTagged<u8>, _>(
-            &serde_side::AdjacentlyTagged::<u8>::Unit,
-            &tokens,
-            1,
-            &format!("invalid type: {key}, expected `t`, `c` or another key"),
-        );
-    }
-
-    /// serde's `seq_tag_content`.
-    #[test]
-    fn seq_tag_content() {
-        assert_de(
-            &UNIT,
-            &[
-                Token::Seq { len: Some(2) },
-                tag("Unit"),
-                Token::Unit,
-                Token::SeqEnd,
-            ],
-        );
-    }
-
-    // serde's `seq_tag_content`, the tag as a string: serde's tag visitor
-    // takes a string; in the sequence form ours takes only an enum's
-    // variant.
-    #[rstest]
+    #[case::unit_variant(tag("Unit"))]
     #[case::str(Token::Str("Unit"))]
     #[case::borrowed_str(Token::BorrowedStr("Unit"))]
-    fn seq_str_tag_content(#[case] tag: Token) {
-        assert_de_differs::<AdjacentlyTagged<u8>, _>(
-            &serde_side::AdjacentlyTagged::<u8>::Unit,
-            &[Token::Seq { len: None }, tag, Token::Unit, Token::SeqEnd],
-            1,
-            r#"invalid type: string "Unit", expected a variant tag of AdjacentlyTagged"#,
+    #[case::bytes(Token::Bytes(b"Unit"))]
+    #[case::index(Token::U32(0))]
+    fn seq_tag_content(#[case] tag: Token) {
+        assert_de(
+            &UNIT,
+            &[Token::Seq { len: Some(2) }, tag, Token::Unit, Token::SeqEnd],
         );
+    }
+
+    /// A bare tag in the sequence form is still looked up among the tags.
+    #[rstest]
+    #[case::unknown_name(
+        Token::Str("Nope"),
+        r#"unknown subtype tag "Nope", expected one of "Unit", "Newtype", "Tuple", "Struct""#
+    )]
+    #[case::index_out_of_range(
+        Token::U32(4),
+        "invalid value: integer `4`, expected variant index 0 <= i < 4"
+    )]
+    fn seq_bad_tag(#[case] tag: Token, #[case] message: &str) {
+        assert_de_error::<AdjacentlyTagged<u8>>(&[Token::Seq { len: None }, tag], message);
+    }
+
+    /// In a map the tag is a unit variant only, as serde's derive reads it.
+    #[test]
+    fn map_str_tag() {
+        let tokens = [outer(1), Token::Str("t"), Token::Str("Unit")];
+        let message = r#"invalid type: string "Unit", expected a variant tag of AdjacentlyTagged"#;
+        assert_de_tokens_error::<serde_side::AdjacentlyTagged<u8>>(
+            &tokens,
+            r#"invalid type: string "Unit", expected variant of enum AdjacentlyTagged"#,
+        );
+        assert_de_error::<AdjacentlyTagged<u8>>(&tokens, message);
     }
 }
 
@@ -269,16 +256,14 @@ mod newtype {
         );
     }
 
-    // serde's `seq`, the tag as a string: as `unit::seq_str_tag_content`.
+    // serde's `seq`, the tag as a string.
     #[rstest]
     #[case::str(Token::Str("Newtype"))]
     #[case::borrowed_str(Token::BorrowedStr("Newtype"))]
     fn seq_str_tag(#[case] tag: Token) {
-        assert_de_differs::<AdjacentlyTagged<u8>, _>(
-            &serde_side::AdjacentlyTagged::<u8>::Newtype(1),
+        assert_de(
+            &AdjacentlyTagged::Newtype::<u8>(1),
             &[Token::Seq { len: None }, tag, Token::U8(1), Token::SeqEnd],
-            1,
-            r#"invalid type: string "Newtype", expected a variant tag of AdjacentlyTagged"#,
         );
     }
 }
@@ -559,48 +544,119 @@ mod deny_unknown_fields {
 
     // serde's error for an unknown key is `invalid value: <key>, expected
     // "t" or "c"`; ours is serde's `unknown field` message for structs (the
-    // same as for trait objects), and ours fails on an integer key, where
-    // serde takes a key's index for the key.
+    // same as for trait objects), and serde's for a key's index.
     #[rstest]
     #[case::after_tag_and_content(
         vec![outer(2), Token::Str("t"), tag("Unit"), Token::Str("c"), Token::Unit, Token::Str("h")],
         r#"invalid value: string "h", expected "t" or "c""#,
-        "unknown field `h`, expected `t` or `c`",
-        None
+        "unknown field `h`, expected `t` or `c`"
     )]
     #[case::first(
         vec![outer(2), Token::Str("h")],
         r#"invalid value: string "h", expected "t" or "c""#,
-        "unknown field `h`, expected `t` or `c`",
-        None
+        "unknown field `h`, expected `t` or `c`"
     )]
     #[case::after_content(
         vec![outer(2), Token::Str("c"), Token::Unit, Token::Str("h")],
         r#"invalid value: string "h", expected "t" or "c""#,
-        "unknown field `h`, expected `t` or `c`",
-        None
+        "unknown field `h`, expected `t` or `c`"
     )]
     #[case::int_key(
         vec![outer(2), Token::U64(0), tag("Unit"), Token::U64(3)],
         r#"invalid value: integer `3`, expected "t" or "c""#,
-        "invalid type: integer `0`, expected `t` or `c`",
-        Some(1)
+        "invalid value: integer `3`, expected `t` or `c`"
     )]
     #[case::bytes_key(
         vec![outer(2), Token::Bytes(b"c"), Token::Unit, Token::Bytes(b"h")],
         r#"invalid value: byte array, expected "t" or "c""#,
-        "unknown field `h`, expected `t` or `c`",
-        None
+        "unknown field `h`, expected `t` or `c`"
     )]
-    fn unknown_fields(
-        #[case] tokens: Vec<Token>,
-        #[case] serde: &str,
-        #[case] ours: &str,
-        // The last token ours reads, where it stops before serde's last.
-        #[case] at: Option<usize>,
-    ) {
+    fn unknown_fields(#[case] tokens: Vec<Token>, #[case] serde: &str, #[case] ours: &str) {
         assert_de_tokens_error::<serde_side::AdjacentlyTagged>(&tokens, serde);
-        let at = at.unwrap_or(tokens.len() - 1);
-        assert_de_error::<AdjacentlyTagged>(&tokens[..=at], ours);
+        assert_de_error::<AdjacentlyTagged>(&tokens, ours);
+    }
+}
+
+/// Keys given as their index where ours adds to serde's form.
+mod index_keys {
+    use std::collections::BTreeMap;
+
+    use super::*;
+
+    #[json_subtypes(tag = "t", content = "c", require_tag_first)]
+    #[derive(Debug, PartialEq)]
+    enum First {
+        Unit,
+    }
+
+    #[test]
+    fn require_tag_first() {
+        assert_de_error::<First>(
+            &[
+                Token::Struct {
+                    name: "First",
+                    len: 2,
+                },
+                Token::U8(1),
+            ],
+            "the tag `t` of First must be the first key (require_tag_first), found `1`",
+        );
+        assert_de_tokens(
+            &First::Unit.readable(),
+            &[
+                Token::Struct {
+                    name: "First",
+                    len: 1,
+                },
+                Token::U8(0),
+                Token::UnitVariant {
+                    name: "First",
+                    variant: "Unit",
+                },
+                Token::StructEnd,
+            ],
+        );
+    }
+
+    #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+    #[serde(untagged)]
+    enum Key {
+        Index(u64),
+        Name(String),
+    }
+
+    #[json_subtypes(tag = "t", content = "c")]
+    #[derive(Debug, Clone, PartialEq)]
+    enum Kept {
+        Newtype(u8),
+        #[json_subtypes(fallback)]
+        Other(BTreeMap<Key, serde_json::Value>),
+    }
+
+    fn tokens(variant: &'static str) -> Vec<Token> {
+        let name = "Kept";
+        vec![
+            Token::Struct { name, len: 3 },
+            Token::U8(2),
+            Token::U8(7),
+            Token::U8(1),
+            Token::U8(5),
+            Token::U8(0),
+            Token::UnitVariant { name, variant },
+            Token::StructEnd,
+        ]
+    }
+
+    /// A set with a fallback records every key before the tag: an index
+    /// key is recorded as the index it is.
+    #[test]
+    fn fallback() {
+        let kept = BTreeMap::from([
+            (Key::Index(1), serde_json::json!(5)),
+            (Key::Index(2), serde_json::json!(7)),
+            (Key::Name("t".into()), serde_json::json!("Nope")),
+        ]);
+        assert_de(&Kept::Other(kept), &tokens("Nope"));
+        assert_de(&Kept::Newtype(5), &tokens("Newtype"));
     }
 }

@@ -208,15 +208,18 @@ pub trait Subtypes<'de> {
     const TAG_IS_VARIANT: bool = false;
 
     /// Reads the adjacently tagged form's tag as a unit variant (with
-    /// `TAG_IS_VARIANT`).
+    /// `TAG_IS_VARIANT`); with `bare` (the sequence form, as serde's derive
+    /// reads it there) a bare variant name or index is taken too.
     fn read_variant_tag<D>(
         &self,
         tag: D,
         sink: Option<TagSink<'_, 'de>>,
+        bare: bool,
     ) -> Result<Option<u32>, D::Error>
     where
         D: Deserializer<'de>,
     {
+        let _ = bare;
         self.read_tag(tag, sink)
     }
 
@@ -349,11 +352,12 @@ impl<'de, T: Dispatch<'de>> Subtypes<'de> for EnumSubtypes<T> {
         &self,
         tag: D,
         sink: Option<TagSink<'_, 'de>>,
+        bare: bool,
     ) -> Result<Option<u32>, D::Error>
     where
         D: Deserializer<'de>,
     {
-        self::variant::read_unit_variant::<T, D>(tag, sink)
+        self::variant::read_unit_variant::<T, D>(tag, sink, bare)
     }
 
     fn subtype_name(&self, index: u32) -> &str {

@@ -78,9 +78,15 @@ impl<'de, T: Dispatch<'de>> Visitor<'de> for VariantSeed<'_, 'de, T> {
 
 /// Reads the adjacent form's tag as serde writes it, a unit variant of the
 /// enum: `"Dog"` in JSON, the variant's index in postcard and bincode.
+/// With `bare`, a variant's name or index that the format hands over as it
+/// is (not as an enum) is taken too: serde's derive reads the sequence
+/// form's tag as the variant's identifier. Still `deserialize_enum`, not
+/// `deserialize_identifier` as serde's derive asks there: bincode refuses
+/// the latter.
 pub(crate) fn read_unit_variant<'de, T, D>(
     deserializer: D,
     sink: Option<TagSink<'_, 'de>>,
+    bare: bool,
 ) -> Result<Option<u32>, D::Error>
 where
     T: Dispatch<'de>,
@@ -91,6 +97,7 @@ where
         T::VARIANTS,
         UnitVariant::<T> {
             sink,
+            bare,
             marker: PhantomData,
         },
     )
@@ -98,7 +105,22 @@ where
 
 struct UnitVariant<'a, 'de, T> {
     sink: Option<TagSink<'a, 'de>>,
+    bare: bool,
     marker: PhantomData<T>,
+}
+
+impl<'a, 'de, T: Dispatch<'de>> UnitVariant<'a, 'de, T> {
+    /// The identifier's reader, or the error for `unexpected` where only
+    /// an enum is taken.
+    fn identifier<E: de::Error>(
+        self,
+        unexpected: Unexpected<'_>,
+    ) -> Result<VariantSeed<'a, 'de, T>, E> {
+        match self.bare {
+            true => Ok(VariantSeed::new(self.sink)),
+            false => Err(E::invalid_type(unexpected, &self)),
+        }
+    }
 }
 
 impl<'de, T: Dispatch<'de>> Visitor<'de> for UnitVariant<'_, 'de, T> {
@@ -112,5 +134,23 @@ impl<'de, T: Dispatch<'de>> Visitor<'de> for UnitVariant<'_, 'de, T> {
         let (found, access) = data.variant_seed(VariantSeed::<T>::new(self.sink))?;
         access.unit_variant()?;
         Ok(found)
+    }
+
+    fn visit_u64<E: de::Error>(self, index: u64) -> Result<Option<u32>, E> {
+        self.identifier(Unexpected::Unsigned(index))?
+            .visit_u64(index)
+    }
+
+    fn visit_str<E: de::Error>(self, tag: &str) -> Result<Option<u32>, E> {
+        self.identifier(Unexpected::Str(tag))?.visit_str(tag)
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, tag: &'de str) -> Result<Option<u32>, E> {
+        self.identifier(Unexpected::Str(tag))?
+            .visit_borrowed_str(tag)
+    }
+
+    fn visit_bytes<E: de::Error>(self, tag: &[u8]) -> Result<Option<u32>, E> {
+        self.identifier(Unexpected::Bytes(tag))?.visit_bytes(tag)
     }
 }

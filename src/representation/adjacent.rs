@@ -273,7 +273,11 @@ impl<'de, S: Subtypes<'de>, F: Form> Visitor<'de> for AdjacentVisitor<'de, S, F>
                         visible: false,
                         head: None,
                     });
-                    break map.next_value_seed(TagSeed { subtypes: s, sink })?;
+                    break map.next_value_seed(TagSeed {
+                        subtypes: s,
+                        sink,
+                        in_seq: false,
+                    })?;
                 }
                 Some(Field::Content) => {
                     if content.is_some() {
@@ -350,6 +354,7 @@ impl<'de, S: Subtypes<'de>, F: Form> Visitor<'de> for AdjacentVisitor<'de, S, F>
         let index = match seq.next_element_seed(TagSeed {
             subtypes: s,
             sink: None,
+            in_seq: true,
         })? {
             Some(index) => index.unwrap_or_default(),
             None => return Err(A::Error::invalid_length(0, &self)),
@@ -395,7 +400,8 @@ enum Field {
 }
 
 /// Reads a key as a string, as serde's and typetag's readers of the form
-/// do; with `record`, the key is recorded too (for the fallback).
+/// do, or as its field's index, as serde's does; with `record`, the key is
+/// recorded too (for the fallback).
 struct FieldSeed<'a, 'de, F> {
     form: F,
     record: Option<&'a mut Buffer<'de>>,
@@ -419,10 +425,7 @@ impl<'de, F: Form> FieldSeed<'_, 'de, F> {
         if key == form.tag() {
             Ok(Field::Tag)
         } else if let Some(name) = self.before_tag {
-            Err(E::custom(format_args!(
-                "the tag `{}` of {name} must be the first key (require_tag_first), found `{key}`",
-                form.tag()
-            )))
+            Err(not_first(form, name, key))
         } else if key == form.content() {
             Ok(Field::Content)
         } else if form.deny_unknown_fields {
@@ -435,6 +438,14 @@ impl<'de, F: Form> FieldSeed<'_, 'de, F> {
             Ok(Field::Other)
         }
     }
+}
+
+#[cold]
+fn not_first<E: de::Error>(form: Adjacent, name: &str, key: impl fmt::Display) -> E {
+    E::custom(format_args!(
+        "the tag `{}` of {name} must be the first key (require_tag_first), found `{key}`",
+        form.tag()
+    ))
 }
 
 impl<'de, F: Form> Visitor<'de> for FieldSeed<'_, 'de, F> {
@@ -469,5 +480,25 @@ impl<'de, F: Form> Visitor<'de> for FieldSeed<'_, 'de, F> {
             Ok(key) => self.visit_str(key),
             Err(_) => Err(E::invalid_value(de::Unexpected::Bytes(key), &self)),
         }
+    }
+
+    /// A key given as its field's index, as serde's derive takes it: 0 the
+    /// tag, 1 the content.
+    fn visit_u64<E: de::Error>(self, index: u64) -> Result<Field, E> {
+        let form = self.form.get();
+        let field = match (index, self.before_tag) {
+            (0, _) => Field::Tag,
+            (_, Some(name)) => return Err(not_first(form, name, index)),
+            (1, None) => Field::Content,
+            _ if form.deny_unknown_fields => {
+                return Err(E::invalid_value(de::Unexpected::Unsigned(index), &self))
+            }
+            _ => Field::Other,
+        };
+        if let (Some(buf), Field::Content | Field::Other) = (self.record, &field) {
+            buf.first_use();
+            buf.push_u64(index);
+        }
+        Ok(field)
     }
 }

@@ -84,7 +84,11 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for ExternalVisitor<'de, S> {
             visible: false,
             head: None,
         });
-        let index = match map.next_key_seed(TagSeed { subtypes: s, sink })? {
+        let index = match map.next_key_seed(TagSeed {
+            subtypes: s,
+            sink,
+            in_seq: false,
+        })? {
             Some(Some(index)) => index,
             found => {
                 // An unknown tag, or no entry at all: the fallback reads

@@ -49,6 +49,9 @@ pub(crate) enum Representation {
 pub(crate) struct TagSeed<'a, 'de, S> {
     pub(crate) subtypes: &'a S,
     pub(crate) sink: Option<TagSink<'a, 'de>>,
+    /// The adjacent form's `[tag, content]`, where serde's derive reads an
+    /// enum's tag as a bare variant name or index too.
+    pub(crate) in_seq: bool,
 }
 
 impl<'de, S: Subtypes<'de>> DeserializeSeed<'de> for TagSeed<'_, 'de, S> {
@@ -57,7 +60,9 @@ impl<'de, S: Subtypes<'de>> DeserializeSeed<'de> for TagSeed<'_, 'de, S> {
     #[inline]
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<u32>, D::Error> {
         if S::TAG_IS_VARIANT {
-            return self.subtypes.read_variant_tag(deserializer, self.sink);
+            return self
+                .subtypes
+                .read_variant_tag(deserializer, self.sink, self.in_seq);
         }
         let request = self.subtypes.tag_request();
         self.subtypes.read_tag(
