@@ -1273,14 +1273,20 @@
 //! `internal_as_map_is_typetags_tag`; the refusals in
 //! `tests/ui/as-map-needs-internal-form.rs`.
 //!
-//! serde_test works unconfigured:
-//! the format's `is_human_readable` is asked only when something is buffered
-//! (entries before the tag, a `tag_type` tag kept for a fallback: a replay
-//! must answer as the format did), or on the type-erased path of trait
-//! objects; serde's internally tagged enums never
-//! ask, and tell a payload `true`, as the rest-of-object reader then does
-//! (the payload's own fields still ask the format). Like derived structs,
-//! objects are read with field names as identifiers (RON's struct syntax).
+//! serde_test works unconfigured for enums with the tag first, in every
+//! form: the format's `is_human_readable` is asked only when something is
+//! buffered (entries before the tag, the adjacent form's content before its
+//! tag, a `tag_type` tag kept for a fallback: a replay must answer as the
+//! format did), up front in the externally and adjacently tagged forms of
+//! a set with a fallback (which may be handed what was read with nothing
+//! recorded from the format), up front with `as_map` (whether a value
+//! before the tag may be the format's refusal of `deserialize_any`), and
+//! on the type-erased path of trait objects (every trait object's
+//! payload); those cases need serde_test's `.readable()`/`.compact()`.
+//! serde's internally tagged enums never ask, and tell a payload `true`,
+//! as the rest-of-object reader then does (the payload's own fields still
+//! ask the format). Like derived structs, objects are read with field
+//! names as identifiers (RON's struct syntax).
 //! With serde_json's `arbitrary_precision` and `raw_value` features (this
 //! crate's features of the same names switch them on), `Number` and
 //! `Box<RawValue>` payload fields work with the tag first and later.
@@ -1289,7 +1295,9 @@
 //! `FEATURES=exact_numbers benches/instructions.sh '^io_'`), whoever turns
 //! it on.
 //!
-//! Shown by `test_formats`: `every_feature_in_every_format`,
+//! Shown by `test_serde_compat`: `serde_test_tag_last_and_errors`,
+//! `apart_forms`; `test_serde_adjacent`: `content_first_needs_configuring`;
+//! `test_formats`: `every_feature_in_every_format`,
 //! `ron_map_syntax_is_read_as_derived_structs_read_it`; with those features,
 //! `test_serde_json_features`: `arbitrary_precision_and_raw_values`,
 //! `trait_objects_keep_them_on_every_reader`.

@@ -13,7 +13,7 @@
 use rstest::rstest;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use serde_test::{assert_de_tokens, assert_de_tokens_error, assert_ser_tokens, Configure, Token};
+use serde_test::{assert_de_tokens, assert_de_tokens_error, assert_tokens, Configure, Token};
 
 use json_subtypes::json_subtypes;
 
@@ -55,13 +55,12 @@ fn tag(variant: &'static str) -> Token {
     }
 }
 
-// serde's tests run serde_test unconfigured; ours asks the deserializer's
-// `is_human_readable` before anything is read, which serde_test refuses
-// (`unconfigured_deserializer` below), so each stream is read twice,
-// `.readable()` and `.compact()`: the same answer both ways.
-
-/// serde's `assert_de_tokens`.
-fn assert_de<T>(value: &T, tokens: &[Token])
+/// serde's `assert_de_tokens` where content comes before the tag (or the
+/// set has a fallback): ours records it and replays it as the format
+/// answered `is_human_readable` while it was recorded, and serde_test
+/// answers only when configured (`content_first_needs_configuring`), so
+/// the stream is read both ways.
+fn assert_de_recorded<T>(value: &T, tokens: &[Token])
 where
     T: DeserializeOwned + Clone + PartialEq + std::fmt::Debug,
 {
@@ -69,26 +68,19 @@ where
     assert_de_tokens(&value.clone().compact(), tokens);
 }
 
-/// serde's `assert_tokens`: written unconfigured, as serde's.
-fn assert_both<T>(value: &T, tokens: &[Token])
-where
-    T: Serialize + DeserializeOwned + Clone + PartialEq + std::fmt::Debug,
-{
-    assert_ser_tokens(value, tokens);
-    assert_de(value, tokens);
-}
-
-/// serde's `assert_de_tokens_error`.
-fn assert_de_error<T: DeserializeOwned>(tokens: &[Token], message: &str) {
-    assert_de_tokens_error::<serde_test::Readable<T>>(tokens, message);
-    assert_de_tokens_error::<serde_test::Compact<T>>(tokens, message);
-}
-
-/// serde's derive reads serde_test's tokens unconfigured; ours asks
-/// `is_human_readable` first, and serde_test panics.
+/// serde's derive reads content before the tag unconfigured (its buffer
+/// answers `is_human_readable` itself); ours asks the format while it
+/// records it, and serde_test panics. With the tag first neither asks.
 #[test]
-fn unconfigured_deserializer() {
-    let tokens = [outer(1), Token::Str("t"), tag("Unit"), Token::StructEnd];
+fn content_first_needs_configuring() {
+    let tokens = [
+        outer(2),
+        Token::Str("c"),
+        Token::Unit,
+        Token::Str("t"),
+        tag("Unit"),
+        Token::StructEnd,
+    ];
     assert_de_tokens(&serde_side::AdjacentlyTagged::<u8>::Unit, &tokens);
     let ours = std::panic::catch_unwind(|| {
         assert_de_tokens(&AdjacentlyTagged::<u8>::Unit, &tokens);
@@ -110,12 +102,12 @@ mod unit {
 
     #[test]
     fn map_str_tag_only() {
-        assert_both(
+        assert_tokens(
             &UNIT,
             &[outer(1), Token::Str("t"), tag("Unit"), Token::StructEnd],
         );
         // A wrong length hint.
-        assert_de(
+        assert_de_tokens(
             &UNIT,
             &[outer(2), Token::Str("t"), tag("Unit"), Token::StructEnd],
         );
@@ -128,14 +120,13 @@ mod unit {
     #[case::bytes_key(Token::Bytes(b"t"))]
     #[case::borrowed_bytes_key(Token::BorrowedBytes(b"t"))]
     fn map_tag_only_other_keys(#[case] key: Token) {
-        assert_de(&UNIT, &[outer(1), key, tag("Unit"), Token::StructEnd]);
+        assert_de_tokens(&UNIT, &[outer(1), key, tag("Unit"), Token::StructEnd]);
     }
 
     /// serde's `map_str_tag_content`, `map_int_tag_content` and
     /// `map_bytes_tag_content`.
     #[rstest]
     #[case::str_tag_content(vec![outer(2), Token::Str("t"), tag("Unit"), Token::Str("c"), Token::Unit, Token::StructEnd])]
-    #[case::str_content_tag(vec![outer(2), Token::Str("c"), Token::Unit, Token::Str("t"), tag("Unit"), Token::StructEnd])]
     #[case::str_excess_fields(vec![
         outer(2),
         Token::Str("f"), Token::Unit,
@@ -146,10 +137,8 @@ mod unit {
         Token::StructEnd,
     ])]
     #[case::bytes_tag_content(vec![outer(2), Token::BorrowedBytes(b"t"), tag("Unit"), Token::BorrowedBytes(b"c"), Token::Unit, Token::StructEnd])]
-    #[case::bytes_content_tag(vec![outer(2), Token::Bytes(b"c"), Token::Unit, Token::Bytes(b"t"), tag("Unit"), Token::StructEnd])]
     // The keys' indices: 0 the tag, 1 the content.
     #[case::int_tag_content(vec![outer(2), Token::U8(0), tag("Unit"), Token::U8(1), Token::Unit, Token::StructEnd])]
-    #[case::int_content_tag(vec![outer(2), Token::U64(1), Token::Unit, Token::U64(0), tag("Unit"), Token::StructEnd])]
     #[case::int_excess_fields(vec![
         outer(2),
         Token::U8(2), Token::Unit,
@@ -159,7 +148,16 @@ mod unit {
         Token::StructEnd,
     ])]
     fn map_tag_content(#[case] tokens: Vec<Token>) {
-        assert_de(&UNIT, &tokens);
+        assert_de_tokens(&UNIT, &tokens);
+    }
+
+    /// The same, the content first.
+    #[rstest]
+    #[case::str(vec![outer(2), Token::Str("c"), Token::Unit, Token::Str("t"), tag("Unit"), Token::StructEnd])]
+    #[case::bytes(vec![outer(2), Token::Bytes(b"c"), Token::Unit, Token::Bytes(b"t"), tag("Unit"), Token::StructEnd])]
+    #[case::int(vec![outer(2), Token::U64(1), Token::Unit, Token::U64(0), tag("Unit"), Token::StructEnd])]
+    fn map_content_tag(#[case] tokens: Vec<Token>) {
+        assert_de_recorded(&UNIT, &tokens);
     }
 
     /// serde's `seq_tag_content`: the tag a unit variant, or the variant's
@@ -171,7 +169,7 @@ mod unit {
     #[case::bytes(Token::Bytes(b"Unit"))]
     #[case::index(Token::U32(0))]
     fn seq_tag_content(#[case] tag: Token) {
-        assert_de(
+        assert_de_tokens(
             &UNIT,
             &[Token::Seq { len: Some(2) }, tag, Token::Unit, Token::SeqEnd],
         );
@@ -188,7 +186,7 @@ mod unit {
         "invalid value: integer `4`, expected variant index 0 <= i < 4"
     )]
     fn seq_bad_tag(#[case] tag: Token, #[case] message: &str) {
-        assert_de_error::<AdjacentlyTagged<u8>>(&[Token::Seq { len: None }, tag], message);
+        assert_de_tokens_error::<AdjacentlyTagged<u8>>(&[Token::Seq { len: None }, tag], message);
     }
 
     /// In a map the tag is a unit variant only, as serde's derive reads it.
@@ -200,7 +198,7 @@ mod unit {
             &tokens,
             r#"invalid type: string "Unit", expected variant of enum AdjacentlyTagged"#,
         );
-        assert_de_error::<AdjacentlyTagged<u8>>(&tokens, message);
+        assert_de_tokens_error::<AdjacentlyTagged<u8>>(&tokens, message);
     }
 }
 
@@ -210,7 +208,7 @@ mod newtype {
     #[test]
     fn map_tag_only() {
         // An optional newtype without its content.
-        assert_de(
+        assert_de_tokens(
             &AdjacentlyTagged::Newtype::<Option<u8>>(None),
             &[outer(1), Token::Str("t"), tag("Newtype"), Token::StructEnd],
         );
@@ -219,7 +217,7 @@ mod newtype {
     #[test]
     fn map_tag_content() {
         let value = AdjacentlyTagged::Newtype::<u8>(1);
-        assert_both(
+        assert_tokens(
             &value,
             &[
                 outer(2),
@@ -230,7 +228,7 @@ mod newtype {
                 Token::StructEnd,
             ],
         );
-        assert_de(
+        assert_de_recorded(
             &value,
             &[
                 outer(2),
@@ -245,7 +243,7 @@ mod newtype {
 
     #[test]
     fn seq() {
-        assert_de(
+        assert_de_tokens(
             &AdjacentlyTagged::Newtype::<u8>(1),
             &[
                 Token::Seq { len: Some(2) },
@@ -261,7 +259,7 @@ mod newtype {
     #[case::str(Token::Str("Newtype"))]
     #[case::borrowed_str(Token::BorrowedStr("Newtype"))]
     fn seq_str_tag(#[case] tag: Token) {
-        assert_de(
+        assert_de_tokens(
             &AdjacentlyTagged::Newtype::<u8>(1),
             &[Token::Seq { len: None }, tag, Token::U8(1), Token::SeqEnd],
         );
@@ -275,7 +273,7 @@ struct NewtypeStruct(u32);
 /// the tag.
 #[test]
 fn newtype_with_newtype() {
-    assert_de(
+    assert_de_recorded(
         &AdjacentlyTagged::Newtype(NewtypeStruct(5)),
         &[
             outer(2),
@@ -312,13 +310,13 @@ mod tuple {
             .chain(content())
             .chain([Token::StructEnd])
             .collect();
-        assert_both(&VALUE, &tag_first);
+        assert_tokens(&VALUE, &tag_first);
         let content_first: Vec<Token> = [outer(2), Token::Str("c")]
             .into_iter()
             .chain(content())
             .chain([Token::Str("t"), tag("Tuple"), Token::StructEnd])
             .collect();
-        assert_de(&VALUE, &content_first);
+        assert_de_recorded(&VALUE, &content_first);
     }
 
     #[test]
@@ -328,7 +326,7 @@ mod tuple {
             .chain(content())
             .chain([Token::SeqEnd])
             .collect();
-        assert_de(&VALUE, &tokens);
+        assert_de_tokens(&VALUE, &tokens);
     }
 }
 
@@ -360,13 +358,13 @@ mod struct_ {
 
     #[test]
     fn map() {
-        assert_both(&VALUE, &tag_first());
+        assert_tokens(&VALUE, &tag_first());
         let content_first: Vec<Token> = [outer(2), Token::Str("c")]
             .into_iter()
             .chain(content())
             .chain([Token::Str("t"), tag("Struct"), Token::StructEnd])
             .collect();
-        assert_de(&VALUE, &content_first);
+        assert_de_recorded(&VALUE, &content_first);
     }
 
     #[test]
@@ -376,7 +374,7 @@ mod struct_ {
             .chain(content())
             .chain([Token::SeqEnd])
             .collect();
-        assert_de(&VALUE, &tokens);
+        assert_de_tokens(&VALUE, &tokens);
     }
 
     #[json_subtypes(tag = "t", content = "c", rename_all = "snake_case")]
@@ -407,7 +405,7 @@ mod struct_ {
             Token::StructEnd,
             Token::StructEnd,
         ];
-        assert_both(&Renamed::MouseClick { f: 1 }, &tokens);
+        assert_tokens(&Renamed::MouseClick { f: 1 }, &tokens);
     }
 }
 
@@ -429,7 +427,7 @@ fn struct_with_flatten() {
         b: i32,
     }
 
-    assert_both(
+    assert_tokens(
         &Data::A {
             a: 0,
             flat: Flat { b: 0 },
@@ -499,7 +497,7 @@ mod expecting {
     )]
     fn message(#[case] tokens: Vec<Token>, #[case] serde: &str, #[case] ours: &str) {
         assert_de_tokens_error::<serde_side::Enum>(&tokens, serde);
-        assert_de_error::<Enum>(&tokens, ours);
+        assert_de_tokens_error::<Enum>(&tokens, ours);
     }
 }
 
@@ -520,7 +518,7 @@ mod deny_unknown_fields {
 
     #[test]
     fn known_fields() {
-        assert_de(
+        assert_de_tokens(
             &AdjacentlyTagged::Unit,
             &[
                 outer(2),
@@ -556,24 +554,37 @@ mod deny_unknown_fields {
         r#"invalid value: string "h", expected "t" or "c""#,
         "unknown field `h`, expected `t` or `c`"
     )]
-    #[case::after_content(
-        vec![outer(2), Token::Str("c"), Token::Unit, Token::Str("h")],
-        r#"invalid value: string "h", expected "t" or "c""#,
-        "unknown field `h`, expected `t` or `c`"
-    )]
     #[case::int_key(
         vec![outer(2), Token::U64(0), tag("Unit"), Token::U64(3)],
         r#"invalid value: integer `3`, expected "t" or "c""#,
         "invalid value: integer `3`, expected `t` or `c`"
+    )]
+    fn unknown_fields(#[case] tokens: Vec<Token>, #[case] serde: &str, #[case] ours: &str) {
+        assert_de_tokens_error::<serde_side::AdjacentlyTagged>(&tokens, serde);
+        assert_de_tokens_error::<AdjacentlyTagged>(&tokens, ours);
+    }
+
+    /// The same after content recorded before the tag (see
+    /// `assert_de_recorded`).
+    #[rstest]
+    #[case::after_content(
+        vec![outer(2), Token::Str("c"), Token::Unit, Token::Str("h")],
+        r#"invalid value: string "h", expected "t" or "c""#,
+        "unknown field `h`, expected `t` or `c`"
     )]
     #[case::bytes_key(
         vec![outer(2), Token::Bytes(b"c"), Token::Unit, Token::Bytes(b"h")],
         r#"invalid value: byte array, expected "t" or "c""#,
         "unknown field `h`, expected `t` or `c`"
     )]
-    fn unknown_fields(#[case] tokens: Vec<Token>, #[case] serde: &str, #[case] ours: &str) {
+    fn unknown_fields_after_content(
+        #[case] tokens: Vec<Token>,
+        #[case] serde: &str,
+        #[case] ours: &str,
+    ) {
         assert_de_tokens_error::<serde_side::AdjacentlyTagged>(&tokens, serde);
-        assert_de_error::<AdjacentlyTagged>(&tokens, ours);
+        assert_de_tokens_error::<serde_test::Readable<AdjacentlyTagged>>(&tokens, ours);
+        assert_de_tokens_error::<serde_test::Compact<AdjacentlyTagged>>(&tokens, ours);
     }
 }
 
@@ -591,7 +602,7 @@ mod index_keys {
 
     #[test]
     fn require_tag_first() {
-        assert_de_error::<First>(
+        assert_de_tokens_error::<First>(
             &[
                 Token::Struct {
                     name: "First",
@@ -602,7 +613,7 @@ mod index_keys {
             "the tag `t` of First must be the first key (require_tag_first), found `1`",
         );
         assert_de_tokens(
-            &First::Unit.readable(),
+            &First::Unit,
             &[
                 Token::Struct {
                     name: "First",
@@ -656,7 +667,7 @@ mod index_keys {
             (Key::Index(2), serde_json::json!(7)),
             (Key::Name("t".into()), serde_json::json!("Nope")),
         ]);
-        assert_de(&Kept::Other(kept), &tokens("Nope"));
-        assert_de(&Kept::Newtype(5), &tokens("Newtype"));
+        assert_de_recorded(&Kept::Other(kept), &tokens("Nope"));
+        assert_de_recorded(&Kept::Newtype(5), &tokens("Newtype"));
     }
 }

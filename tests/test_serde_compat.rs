@@ -387,3 +387,106 @@ fn rich_enum_payload_writes_serde_bytes(#[case] rich: Rich) {
         serde_norway::to_string(&serde).unwrap()
     );
 }
+
+/// Enums in the externally and adjacently tagged forms on unconfigured
+/// serde_test streams: with the tag first nothing is recorded, so the
+/// format's `is_human_readable` is not asked. (Trait objects read their
+/// payloads on the type-erased path, which asks.)
+mod apart_forms {
+    use super::*;
+
+    #[json_subtypes(external)]
+    #[derive(Debug, Clone, PartialEq)]
+    enum External {
+        Newtype(u8),
+        Struct { f: u8 },
+    }
+
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[serde(rename = "External")]
+    enum SerdeExternal {
+        Newtype(u8),
+        Struct { f: u8 },
+    }
+
+    #[json_subtypes(external)]
+    #[derive(Debug, Clone, PartialEq)]
+    enum ExternalKept {
+        Newtype(u8),
+        #[json_subtypes(fallback)]
+        Other(std::collections::BTreeMap<String, u8>),
+    }
+
+    #[json_subtypes(tag = "t", content = "c")]
+    #[derive(Debug, Clone, PartialEq)]
+    enum Adjacent {
+        Newtype(u8),
+    }
+
+    #[test]
+    fn enums_read_unconfigured() {
+        let tokens = [
+            Token::NewtypeVariant {
+                name: "External",
+                variant: "Newtype",
+            },
+            Token::U8(7),
+        ];
+        assert_tokens(&SerdeExternal::Newtype(7), &tokens);
+        assert_tokens(&External::Newtype(7), &tokens);
+        let tokens = [
+            Token::StructVariant {
+                name: "External",
+                variant: "Struct",
+                len: 1,
+            },
+            Token::Str("f"),
+            Token::U8(1),
+            Token::StructVariantEnd,
+        ];
+        assert_tokens(&SerdeExternal::Struct { f: 1 }, &tokens);
+        assert_tokens(&External::Struct { f: 1 }, &tokens);
+        let tokens = [
+            Token::Struct {
+                name: "Adjacent",
+                len: 2,
+            },
+            Token::Str("t"),
+            Token::UnitVariant {
+                name: "Adjacent",
+                variant: "Newtype",
+            },
+            Token::Str("c"),
+            Token::U8(7),
+            Token::StructEnd,
+        ];
+        assert_tokens(&Adjacent::Newtype(7), &tokens);
+    }
+
+    /// A fallback may be handed the object with nothing of it recorded
+    /// from the format, so the format is asked up front: serde_test then
+    /// needs configuring.
+    #[test]
+    fn a_fallback_asks() {
+        let tokens = [
+            Token::NewtypeVariant {
+                name: "ExternalKept",
+                variant: "Newtype",
+            },
+            Token::U8(7),
+        ];
+        assert_de_tokens(&ExternalKept::Newtype(7).readable(), &tokens);
+        assert_de_tokens(&ExternalKept::Newtype(7).compact(), &tokens);
+        let unconfigured = std::panic::catch_unwind(|| {
+            assert_de_tokens(&ExternalKept::Newtype(7), &tokens);
+        })
+        .unwrap_err();
+        assert_eq!(
+            unconfigured.downcast_ref::<&str>().copied(),
+            Some(
+                "Types which have different human-readable and compact representations must \
+                 explicitly mark their test cases with `serde_test::Configure`"
+            )
+        );
+    }
+}

@@ -161,7 +161,14 @@ where
     let Some(_level) = crate::state::enter(subtypes.settings().max_depth, None) else {
         return Err(D::Error::custom("recursion limit exceeded"));
     };
-    let human_readable = deserializer.is_human_readable();
+    // Asked up front only for a fallback, which may be handed the object
+    // with nothing of it recorded from the format. Content before the tag
+    // is replayed as the format answered while it was recorded (see
+    // `Buffer`); any other value is read from the format itself.
+    let human_readable = match S::MAY_KEEP_TAG {
+        true => (subtypes.settings().fallback).map(|_| deserializer.is_human_readable()),
+        false => None,
+    };
     deserializer.deserialize_struct(
         form.get().name,
         form.get().fields,
@@ -177,7 +184,8 @@ where
 struct AdjacentVisitor<'de, S, F> {
     subtypes: S,
     form: F,
-    human_readable: bool,
+    /// The format's `is_human_readable`, with a fallback.
+    human_readable: Option<bool>,
     marker: PhantomData<&'de ()>,
 }
 
@@ -256,7 +264,9 @@ impl<'de, S: Subtypes<'de>, F: Form> Visitor<'de> for AdjacentVisitor<'de, S, F>
         // Before the tag: the content recorded (and, for a fallback, every
         // entry with its key).
         let mut buf = Buffer::new();
-        buf.note_human_readable(self.human_readable);
+        if let Some(human_readable) = self.human_readable {
+            buf.note_human_readable(human_readable);
+        }
         let mut content: Option<Mark> = None;
         let index = loop {
             let seed = FieldSeed {
@@ -313,8 +323,9 @@ impl<'de, S: Subtypes<'de>, F: Form> Visitor<'de> for AdjacentVisitor<'de, S, F>
         };
         let value = match content {
             Some(at) => {
+                let human_readable = buf.human_readable();
                 let mut reader = buf.reader_at(at);
-                build_from(s, index, reader.next_value::<A::Error>(self.human_readable))?
+                build_from(s, index, reader.next_value::<A::Error>(human_readable))?
             }
             None => {
                 if fallback.is_none() {
@@ -378,13 +389,17 @@ impl<'de, S: Subtypes<'de>, F: Form> AdjacentVisitor<'de, S, F> {
         live: A,
     ) -> Result<S::Value, A::Error> {
         let slot = Cell::new(None);
+        let human_readable = match self.human_readable {
+            Some(answer) => answer,
+            None => prefix.buf.human_readable(),
+        };
         let rest = Rest {
             prefix,
             live,
             tag: Some(self.form.get().tag()),
             hint: Some(self.form.get().tag()),
             catch: self.subtypes.settings().erased.then_some(&slot),
-            human_readable: self.human_readable,
+            human_readable,
             from_prefix: false,
         };
         let out = self.subtypes.build(fallback, rest);

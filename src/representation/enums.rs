@@ -57,7 +57,11 @@ where
     let Some(_level) = crate::state::enter(T::SETTINGS.max_depth, None) else {
         return Err(D::Error::custom("recursion limit exceeded"));
     };
-    let human_readable = deserializer.is_human_readable();
+    // Asked up front only for a fallback, which is handed the variant's
+    // tag replayed; a variant's content is read from the format itself.
+    let human_readable = T::SETTINGS
+        .fallback
+        .map(|_| deserializer.is_human_readable());
     deserializer.deserialize_enum(
         T::SETTINGS.name,
         T::VARIANTS,
@@ -78,7 +82,8 @@ where
 }
 
 struct ExternalVisitor<T> {
-    human_readable: bool,
+    /// The format's `is_human_readable`, with a fallback.
+    human_readable: Option<bool>,
     marker: PhantomData<T>,
 }
 
@@ -107,15 +112,9 @@ impl<'de, T: Dispatch<'de>> Visitor<'de> for ExternalVisitor<T> {
             head: None,
         });
         let (found, access) = data.variant_seed(VariantSeed::<T>::new(sink))?;
-        let human_readable = self.human_readable;
+        let human_readable = self.human_readable.unwrap_or(true);
         match (found, T::SETTINGS.fallback) {
-            (Some(index), _) => T::build(
-                index,
-                AccessPayload {
-                    access,
-                    human_readable,
-                },
-            ),
+            (Some(index), _) => T::build(index, AccessPayload { access }),
             // The fallback reads a map of that one key and its value.
             (None, Some(fallback)) => {
                 kept.note_human_readable(human_readable);
@@ -150,7 +149,6 @@ impl<'de, T: Dispatch<'de>> Visitor<'de> for ExternalVisitor<T> {
 /// a struct's fields), and as a deserializer it is the newtype content.
 struct AccessPayload<A> {
     access: A,
-    human_readable: bool,
 }
 
 impl<'de, A: VariantAccess<'de>> VariantAccess<'de> for AccessPayload<A> {
@@ -195,8 +193,13 @@ impl<'de, A: VariantAccess<'de>> Deserializer<'de> for AccessPayload<A> {
         self.access.newtype_variant_seed(Forward(visitor))
     }
 
+    // serde's default, as the rest-of-object reader of the internal form
+    // tells a payload: the twin, serde's derive of an enum, never asks (it
+    // reads the variant through the format's variant access, whose content
+    // answers for the format), and a format's variant access cannot be
+    // asked.
     fn is_human_readable(&self) -> bool {
-        self.human_readable
+        true
     }
 
     serde::forward_to_deserialize_any! {

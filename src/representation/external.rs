@@ -43,7 +43,12 @@ where
     let Some(_level) = crate::state::enter(subtypes.settings().max_depth, None) else {
         return Err(D::Error::custom("recursion limit exceeded"));
     };
-    let human_readable = deserializer.is_human_readable();
+    // Asked up front only for a fallback, which is handed the map with its
+    // key replayed; a subtype's own value is read from the format itself.
+    let human_readable = match S::MAY_KEEP_TAG {
+        true => (subtypes.settings().fallback).map(|_| deserializer.is_human_readable()),
+        false => None,
+    };
     deserializer.deserialize_map(ExternalVisitor {
         subtypes,
         human_readable,
@@ -53,7 +58,8 @@ where
 
 struct ExternalVisitor<'de, S> {
     subtypes: S,
-    human_readable: bool,
+    /// The format's `is_human_readable`, with a fallback.
+    human_readable: Option<bool>,
     marker: PhantomData<&'de ()>,
 }
 
@@ -96,11 +102,12 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for ExternalVisitor<'de, S> {
                 let Some(fallback) = fallback else {
                     return Err(A::Error::invalid_value(Unexpected::Map, &self));
                 };
-                kept.note_human_readable(self.human_readable);
+                let human_readable = self.human_readable.unwrap_or(true);
+                kept.note_human_readable(human_readable);
                 let payload = KeyFirst {
                     key: found.map(|_| kept.reader_at(Mark::START)),
                     live: found.map(|_| map),
-                    human_readable: self.human_readable,
+                    human_readable,
                 };
                 return build_from(s, fallback, payload);
             }
