@@ -1347,7 +1347,7 @@
 //!
 //! | variant | branch |
 //! |---|---|
-//! | newtype | `allOf`: the tag, then the payload's schema (a `$ref` when it has a name) |
+//! | newtype | `allOf`: the tag, then the payload's schema (a `$ref` when it has a name); a payload with `deny_unknown_fields` (`additionalProperties: false`): its object, with the tag's property added |
 //! | struct | an object of its fields, after serde's `rename`, `rename_all_fields`, `default`, `skip`, `flatten` and `deny_unknown_fields`; a missing `Option` is allowed |
 //! | unit | an object with the tag alone |
 //! | `fallback` | any object without a known tag, held to the payload's schema too unless it is [`Unknown`] |
@@ -1361,9 +1361,9 @@
 //! `JsonSchema` on the payloads for a precise schema. The schema is of what
 //! the enum reads; a generator made `for_serialize()` gets what it writes.
 //! A tag type that reads more spellings than it writes is held to the one it
-//! writes. A payload with `deny_unknown_fields` refuses the tag under
-//! `allOf`, as JSON Schema cannot add a property to a closed schema it
-//! refers to.
+//! writes. A closed payload is copied into its branch, as schemars does for
+//! serde's own `tag`, because under `allOf` it would refuse the tag beside
+//! its fields; its branch then has no named schema for OpenAPI's mapping.
 //!
 //! Shown by `test_schema`.
 //!

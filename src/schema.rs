@@ -241,9 +241,14 @@ impl Object {
 
 /// The schema of enum `S`: `oneOf` its variants.
 pub fn build<S: VariantParts + ?Sized>(generator: &mut SchemaGenerator) -> Schema {
-    let parts = S::parts(generator, 0);
+    let mut parts = S::parts(generator, 0);
     match S::FORM {
-        Form::Internal => assemble(S::KEY, S::FIRST_MATCH, parts),
+        Form::Internal => {
+            if S::KEY.is_some() {
+                inline_closed(&mut parts, generator);
+            }
+            assemble(S::KEY, S::FIRST_MATCH, parts)
+        }
         Form::External => Schema::from(external(parts)),
         Form::Adjacent {
             tag,
@@ -375,7 +380,7 @@ pub fn described(mut schema: Schema, description: Option<&'static str>) -> Schem
 /// The schema of a registry's table (a trait's, or a profile's): one part
 /// per subtype, in the table's order.
 pub(crate) fn registry_schema(registry: &Table, generator: &mut SchemaGenerator) -> Schema {
-    let parts = registry
+    let mut parts: Vec<Part> = registry
         .subtypes()
         .iter()
         .map(|s| Part {
@@ -390,7 +395,51 @@ pub(crate) fn registry_schema(registry: &Table, generator: &mut SchemaGenerator)
             description: None,
         })
         .collect();
+    if registry.tag_key().is_some() {
+        inline_closed(&mut parts, generator);
+    }
     assemble(registry.tag_key(), false, parts)
+}
+
+/// A newtype payload that refuses unknown fields (`additionalProperties:
+/// false`, serde's `deny_unknown_fields`) would refuse the tag beside its
+/// fields under `allOf`, although the reader hands it the object without
+/// the tag. Such a payload's object is copied into its branch with the
+/// tag's property added, as schemars describes serde's own internally
+/// tagged enums. It then has no named schema for OpenAPI's mapping, like a
+/// struct variant.
+fn inline_closed(parts: &mut [Part], generator: &SchemaGenerator) {
+    for part in parts {
+        match &mut part.kind {
+            PartKind::Nested(Some(children)) => inline_closed(children, generator),
+            PartKind::Subtype => {
+                let PartPayload::Newtype(Some(schema)) = &part.payload else {
+                    continue;
+                };
+                if let Some(object) = closed_object(schema, generator) {
+                    part.payload = PartPayload::Object(object);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// `schema`, or the definition it refers to, when it is an object schema
+/// with `additionalProperties: false`.
+fn closed_object(schema: &Schema, generator: &SchemaGenerator) -> Option<Schema> {
+    let value = match schema.get("$ref").and_then(Value::as_str) {
+        Some(reference) => {
+            let name = reference.rsplit('/').next()?;
+            let name = name.replace("~1", "/").replace("~0", "~");
+            generator.definitions().get(&name)?
+        }
+        None => schema.as_value(),
+    };
+    let object = value.as_object()?;
+    let closed = object.get("additionalProperties") == Some(&Value::Bool(false))
+        && object.get("type") == Some(&Value::from("object"));
+    closed.then(|| Schema::try_from(value.clone()).ok())?
 }
 
 fn literal(tag: &OwnedLiteral) -> Value {

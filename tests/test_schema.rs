@@ -894,3 +894,57 @@ fn adjacent_form_schema_validates_what_it_writes() {
     assert!(!valid(&json!({ "type": "Fish", "id": 1 })));
     assert!(!valid(&json!({ "type": "Pair", "value": [1, "one", 2] })));
 }
+
+// ---------------------------------------------------------------------------
+// A newtype payload that refuses unknown fields: its branch holds its own
+// object with the tag added, so the schema accepts what the reader accepts.
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct Strict {
+    level: u8,
+}
+
+#[json_subtypes(tag = "kind")]
+#[derive(Debug, Clone, PartialEq)]
+enum Guarded {
+    Strict(Strict),
+    Dog(Dog),
+}
+
+#[test]
+fn closed_newtype_payload_accepts_its_tag() {
+    let schema = schema_of::<Guarded>();
+    let valid = validator(&schema);
+    let written = serde_json::to_value(Guarded::Strict(Strict { level: 3 })).unwrap();
+    assert_eq!(written, json!({"kind": "Strict", "level": 3}));
+    assert!(valid(&written));
+    assert_eq!(
+        serde_json::from_value::<Guarded>(written).unwrap(),
+        Guarded::Strict(Strict { level: 3 })
+    );
+    // What the reader refuses, the schema refuses.
+    let extra = json!({"kind": "Strict", "level": 3, "more": 1});
+    assert!(!valid(&extra));
+    assert_eq!(
+        serde_json::from_value::<Guarded>(extra)
+            .unwrap_err()
+            .to_string(),
+        "unknown field `more`, expected `level`"
+    );
+    assert!(!valid(&json!({"kind": "Strict"})));
+    // The closed payload's branch is its object with the tag, not `allOf`;
+    // an open one keeps its `$ref` under `allOf` (and OpenAPI's mapping).
+    let branches = one_of(&schema);
+    assert_eq!(
+        branches[0],
+        json!({
+            "type": "object",
+            "properties": {"kind": {"type": "string", "const": "Strict"}, "level": {"type": "integer", "format": "uint8", "minimum": 0, "maximum": 255}},
+            "required": ["kind", "level"],
+            "additionalProperties": false,
+        })
+    );
+    assert_eq!(branches[1]["allOf"][1], json!({"$ref": "#/$defs/Dog"}));
+    assert!(valid(&json!({"kind": "Dog", "name": "Rex", "extra": true})));
+}

@@ -376,3 +376,40 @@ fn a_scoped_profile_is_the_schema_of_its_trait_objects() {
         "type"
     );
 }
+
+// ---------------------------------------------------------------------------
+// A registered type that refuses unknown fields: its branch holds its own
+// object with the tag added, so the schema accepts what the reader accepts.
+
+#[json_subtypes(tag = "op", schema)]
+trait Step {}
+
+#[derive(Debug, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+struct Halt {
+    code: u8,
+}
+
+#[json_subtypes(name = "halt")]
+impl Step for Halt {}
+
+#[test]
+fn closed_payload_accepts_its_tag() {
+    let schema = schema_of::<dyn Step>();
+    let valid = validator(&schema);
+    let step: Box<dyn Step> = Box::new(Halt { code: 2 });
+    let written = serde_json::to_value(&step).unwrap();
+    assert_eq!(written, json!({"op": "halt", "code": 2}));
+    assert!(valid(&written));
+    assert!(serde_json::from_value::<Box<dyn Step>>(written).is_ok());
+    let extra = json!({"op": "halt", "code": 2, "more": 1});
+    assert!(!valid(&extra));
+    assert_eq!(
+        serde_json::from_value::<Box<dyn Step>>(extra)
+            .err()
+            .unwrap()
+            .to_string(),
+        "unknown field `more`, expected `code`"
+    );
+    assert!(one_of(&schema)[0].get("allOf").is_none());
+}
