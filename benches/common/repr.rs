@@ -1,4 +1,4 @@
-//! The externally and adjacently tagged forms (issue 36), on the payloads
+//! The externally and adjacently tagged forms, on the payloads
 //! of the single-object rows (`Click` among the four event structs) and of
 //! the one-field rows (`Dog`): ours as an enum against serde's derived
 //! twin, ours as a trait object against typetag's, and a profile, every one
