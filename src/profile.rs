@@ -978,11 +978,18 @@ thread_local! {
     static ACTIVE: Cell<usize> = const { Cell::new(0) };
 }
 
-/// The registry of the innermost profile scoped for `T`, if any.
+/// The registry of the innermost profile scoped for `T`, if any. Inline:
+/// outside any scope (nearly every read and write) it is one load.
+#[inline]
 pub(crate) fn scoped<T: ?Sized + 'static>() -> Option<Arc<Registry<T>>> {
     if ACTIVE.with(Cell::get) == 0 {
         return None;
     }
+    innermost()
+}
+
+#[inline(never)]
+fn innermost<T: ?Sized + 'static>() -> Option<Arc<Registry<T>>> {
     SCOPES.with(|s| {
         s.borrow()
             .iter()
