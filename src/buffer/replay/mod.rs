@@ -536,36 +536,61 @@ where
 
 /// A recorded key or string that is not text (see `strings!`): bytes, a
 /// field index of a binary format, or a YAML boolean or integer key taken
-/// as its text when `field_name`.
+/// as its text when `field_name`. The reading is in `read_not_text`,
+/// compiled once per error type: this part is compiled once per visitor
+/// (a payload's field visitor each), so it only hands the value over.
 #[inline(never)]
 fn not_text<'de, V: Visitor<'de>, E: de::Error>(
     reader: &mut Reader<'_, 'de>,
     field_name: bool,
     visitor: V,
 ) -> Result<V::Value, E> {
-    match reader.peek() {
+    match read_not_text::<E>(reader, field_name)? {
+        NotText::Borrowed(bytes) => visitor.visit_borrowed_bytes(bytes),
+        NotText::Owned(bytes) => visitor.visit_bytes(bytes),
+        NotText::Text(text) => visitor.visit_str(&text),
+        NotText::Index(index) => visitor.visit_u64(index),
+        NotText::Refused(unexpected) => Err(E::invalid_type(unexpected, &visitor)),
+    }
+}
+
+/// What `not_text` hands its visitor.
+enum NotText<'a, 'de> {
+    Borrowed(&'de [u8]),
+    Owned(&'a [u8]),
+    Text(String),
+    Index(u64),
+    Refused(Unexpected<'a>),
+}
+
+#[inline(never)]
+fn read_not_text<'a, 'de, E: de::Error>(
+    reader: &mut Reader<'a, 'de>,
+    field_name: bool,
+) -> Result<NotText<'a, 'de>, E> {
+    Ok(match reader.peek() {
         BYTES_BORROWED => {
             reader.pos += 1;
-            visitor.visit_borrowed_bytes(reader.borrowed())
+            NotText::Borrowed(reader.borrowed())
         }
         BYTES_OWNED => {
             reader.pos += 1;
-            visitor.visit_bytes(reader.owned())
+            NotText::Owned(reader.owned())
         }
         // A boolean or integer key of a human-readable format
         // (YAML) is its text, as that format names it when
         // asked, not a number, which serde's derive takes for a
         // field's index. serde_json's keys are strings: only
         // keys of other formats, before the tag, reach here.
-        BOOL_FALSE..=I64 if field_name => visitor.visit_str(&key_text::<E>(reader)?),
+        BOOL_FALSE..=I64 if field_name => NotText::Text(key_text::<E>(reader)?),
         // Variant and field indexes of binary formats.
         U8 | U16 | U32 | U64 => {
             let start = reader.pos;
             reader.pos += 1;
-            visitor.visit_u64(reader.varint_after_u8(start))
+            NotText::Index(reader.varint_after_u8(start))
         }
-        _ => refuse(reader, visitor),
-    }
+        _ => NotText::Refused(reader.refused()),
+    })
 }
 
 /// A typed request's answer to a value of another type (see `refused`).
