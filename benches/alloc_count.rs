@@ -697,6 +697,12 @@ fn repr_paths() -> Vec<Path> {
             ext_text
         ),
         read!(
+            "ext_dyn_compiled",
+            "single: ours dyn compiled external",
+            de_ext_compiled,
+            ext_text
+        ),
+        read!(
             "ext_typetag",
             "single: typetag external",
             de_ext_typetag,
@@ -746,6 +752,18 @@ fn repr_paths() -> Vec<Path> {
             adj_last
         ),
         read!(
+            "adj_dyn_compiled_first",
+            "single: ours dyn compiled adjacent, tag first",
+            de_adj_compiled,
+            adj_first
+        ),
+        read!(
+            "adj_dyn_compiled_last",
+            "single: ours dyn compiled adjacent, content first",
+            de_adj_compiled,
+            adj_last
+        ),
+        read!(
             "adj_typetag_first",
             "single: typetag adjacent, tag first",
             de_adj_typetag,
@@ -787,6 +805,12 @@ fn repr_paths() -> Vec<Path> {
             "small_ext_dyn",
             "one field: ours dyn external",
             de_small_ext_trait,
+            small_ext_text
+        ),
+        read!(
+            "small_ext_dyn_compiled",
+            "one field: ours dyn compiled external",
+            de_small_ext_compiled,
             small_ext_text
         ),
         read!(
@@ -836,6 +860,18 @@ fn repr_paths() -> Vec<Path> {
             "small_adj_dyn_last",
             "one field: ours dyn adjacent, content first",
             de_small_adj_trait,
+            small_adj_last
+        ),
+        read!(
+            "small_adj_dyn_compiled_first",
+            "one field: ours dyn compiled adjacent, tag first",
+            de_small_adj_compiled,
+            small_adj_first
+        ),
+        read!(
+            "small_adj_dyn_compiled_last",
+            "one field: ours dyn compiled adjacent, content first",
+            de_small_adj_compiled,
             small_adj_last
         ),
         read!(

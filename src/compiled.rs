@@ -12,12 +12,19 @@
 //! costs a third more per write. A registration that says `compiled` (on
 //! the trait or on the impl; `ProfileBuilder::compiled` for a profile) also
 //! carries its reader compiled for the payloads the engine builds over
-//! serde_json's `&str` and `&[u8]` readers and over our replay of a prefix
-//! buffered from them (where an object nested in one whose tag came later
-//! is read from), and both writers. Those three readers were most of what
-//! a registration cost to build, which is why they are asked for, not
+//! serde_json's `&str` and `&[u8]` readers and over our replay of what was
+//! buffered from them, for its trait's form: in the internally tagged form
+//! ([`compiled`]) the rest of the object after the tag, replayed where an
+//! object nested in one whose tag came later is read from, with both
+//! writers; in the external and adjacent forms ([`compiled_wrapped`]) the
+//! whole value that is the payload there, `ValuePayload` over serde_json's
+//! own deserializer, or over our replay of content that came before the
+//! adjacent tag, with the writer without a tag. A profile's form is chosen
+//! after its subtypes, so `ProfileBuilder::compiled` keeps both and its
+//! `build` applies the one of its form. Those three readers were most of
+//! what a registration cost to build, which is why they are asked for, not
 //! given: [`readers`] (or [`readers_wrapped`]) is the default, [`compiled`]
-//! adds them.
+//! (or [`compiled_wrapped`]) adds them.
 //!
 //! The engine compares the type it holds with those and calls the compiled
 //! code on a match; every other format, reader and writer goes through
@@ -31,10 +38,11 @@
 //! `DeserializeOwned`), so none of them can keep a borrow. Every cast this
 //! takes is in `same_type` below, the module's only `unsafe`.
 //!
-//! The payload's type names serde_json's private `MapAccess`, which cannot
-//! be written here: it is captured by reading `{}` once per registration
-//! with a visitor that returns the reader instantiated for the map access
-//! it is given (`Capture`).
+//! The internal form's payload type names serde_json's private
+//! `MapAccess`, which cannot be written here: it is captured by reading
+//! `{}` once per registration with a visitor that returns the reader
+//! instantiated for the map access it is given (`Capture`). The wrapped
+//! forms' payload types are all nameable.
 
 use core::any::{Any, TypeId};
 use core::cell::Cell;
@@ -46,10 +54,10 @@ use serde::{Serialize, Serializer};
 
 use serde_json::de::{SliceRead, StrRead};
 
-use crate::buffer::ReplayMap;
+use crate::buffer::{Replay, ReplayMap};
 use crate::erased::ErasedDeserializer;
 use crate::object::{JsonWriter, Subtype, TaggedJson, Upcast};
-use crate::rest::{Payload, Rest};
+use crate::rest::{Payload, Rest, ValuePayload};
 
 use same_type::{Compiled, Erased};
 
@@ -132,11 +140,12 @@ const WRONG_SLOT: &str = "json_subtypes: a subtype's reader was handed another t
 const WRONG_VALUE: &str = "json_subtypes: a subtype's writer was handed another type";
 
 /// One registered type's readers, boxed as `T`, and its writers: the
-/// erased reader for every format, its writer with the tag compiled for
-/// serde_json's compact writer into a `Vec<u8>`, and when the registration
-/// is `compiled`, the readers compiled for serde_json (its `&str` and
-/// `&[u8]` readers, and our replay of what was buffered from them) and the
-/// writer without a tag.
+/// erased reader for every format, its writer for its trait's form
+/// compiled for serde_json's compact writer into a `Vec<u8>`, and when the
+/// registration is `compiled`, the readers of that form compiled for
+/// serde_json (its `&str` and `&[u8]` readers, and our replay of what was
+/// buffered from them), in the internal form with the writer without a tag
+/// besides.
 pub struct Readers<T: ?Sized> {
     any: AnyReaders,
     marker: PhantomData<fn() -> Box<T>>,
@@ -238,7 +247,7 @@ where
 
 /// `C`'s readers compiled for serde_json's `&str` and `&[u8]` input
 /// besides the erased one, and both writers: what a `compiled`
-/// registration carries.
+/// registration of an internally tagged trait carries.
 pub fn compiled<T, C>() -> Readers<T>
 where
     T: ?Sized + Upcast<C> + 'static,
@@ -256,6 +265,52 @@ where
             list: [from_str.ok(), from_slice.ok(), Some(replayed)],
             erased: read_erased::<T, C>,
             tagged: Some(write_tagged::<C>),
+            bare: Some(write_bare::<C>),
+        },
+        marker: PhantomData,
+    }
+}
+
+/// [`compiled`] for a trait in the external or adjacent form: `C`'s readers
+/// compiled for the whole value that is its payload there, over
+/// serde_json's `&str` and `&[u8]` readers and over our replay of content
+/// buffered before the adjacent form's tag, and the writer without a tag.
+/// The internal form's readers would never be used there, but for an
+/// adjacent fallback's unknown tag, rare enough to read through the erased
+/// path.
+pub fn compiled_wrapped<T, C>() -> Readers<T>
+where
+    T: ?Sized + Upcast<C> + 'static,
+    C: Serialize + DeserializeOwned + 'static,
+{
+    wrapped::<T, C>(None)
+}
+
+/// A profile's subtype in the external or adjacent form, `compiled`: both
+/// writers, as every profile subtype has.
+pub(crate) fn profile_compiled_wrapped<T, C>() -> Readers<T>
+where
+    T: ?Sized + Upcast<C> + 'static,
+    C: Serialize + DeserializeOwned + 'static,
+{
+    wrapped::<T, C>(Some(write_tagged::<C>))
+}
+
+/// [`compiled_wrapped`] with the given writer with the tag.
+fn wrapped<T, C>(tagged: Option<WriteTagged>) -> Readers<T>
+where
+    T: ?Sized + Upcast<C> + 'static,
+    C: Serialize + DeserializeOwned + 'static,
+{
+    type Json<'a, 'de, R> = &'a mut serde_json::Deserializer<R>;
+    let from_str = Erased::of::<ReadValue<'_, '_, T, C, Json<'_, '_, StrRead<'_>>>>();
+    let from_slice = Erased::of::<ReadValue<'_, '_, T, C, Json<'_, '_, SliceRead<'_>>>>();
+    let replayed = Erased::of::<ReadValue<'_, '_, T, C, Replay<'_, '_, '_, serde_json::Error>>>();
+    Readers {
+        any: AnyReaders {
+            list: [Some(from_str), Some(from_slice), Some(replayed)],
+            erased: read_erased::<T, C>,
+            tagged,
             bare: Some(write_bare::<C>),
         },
         marker: PhantomData,
@@ -321,12 +376,12 @@ impl AnyReaders {
             .flatten()
             .find(|r| r.takes::<Arg<'_, P>, Out<'de, P>>());
         let payload = match found {
-            // SAFETY: the reader was compiled for a `Rest` over serde_json's
-            // map access (or our replay of it) that `P` is but for
-            // lifetimes, and it is generic over every lifetime in it (see
-            // `Read`): it keeps no borrow from `P` or the slot beyond this
-            // call (it puts a `Box<T>`, `'static`, in the slot and returns
-            // serde_json's error, which borrows nothing).
+            // SAFETY: the reader was compiled for a payload over
+            // serde_json's readers (or our replay of them) that `P` is but
+            // for lifetimes, and it is generic over every lifetime in it
+            // (see `Read`, `ReadValue`): it keeps no borrow from `P` or the
+            // slot beyond this call (it puts a `Box<T>`, `'static`, in the
+            // slot and returns serde_json's error, which borrows nothing).
             Some(reader) => {
                 match unsafe { reader.call::<Arg<'_, P>, Out<'de, P>>((payload, slot)) } {
                     Ok(done) => return done,
@@ -392,6 +447,38 @@ where
                 Ok(())
             }
             None => Err(A::Error::custom(WRONG_SLOT)),
+        }
+    }
+}
+
+/// A compiled reader of the external and adjacent forms: `C` read from the
+/// whole value `D` holds, boxed as `T` into the slot.
+struct ReadValue<'de, 's, T: ?Sized, C, D>(PhantomData<ReadValueFn<'de, 's, T, C, D>>)
+where
+    D: Deserializer<'de>;
+
+type ReadValueFn<'de, 's, T, C, D> = fn(ValuePayload<'s, 'de, D>, &'s dyn Any) -> (Box<T>, C);
+
+impl<'de, 's, T, C, D> Compiled for ReadValue<'de, 's, T, C, D>
+where
+    T: ?Sized + Upcast<C> + 'static,
+    C: DeserializeOwned,
+    D: Deserializer<'de>,
+{
+    type Arg = (ValuePayload<'s, 'de, D>, &'s dyn Any);
+    type Out = Result<(), D::Error>;
+
+    // As `Read::run`.
+    #[inline(always)]
+    fn run((payload, slot): Self::Arg) -> Self::Out {
+        // The format's own deserializer: its errors need no stand-ins.
+        let c = C::deserialize(payload.into_inner())?;
+        match slot.downcast_ref::<Slot<T>>() {
+            Some(slot) => {
+                slot.set(Some(T::__json_subtypes_upcast(Box::new(c))));
+                Ok(())
+            }
+            None => Err(D::Error::custom(WRONG_SLOT)),
         }
     }
 }

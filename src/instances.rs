@@ -95,6 +95,20 @@ impl Instance {
     {
         Self::with::<T>(entry, any_compiled::<T, C>, markers, described)
     }
+
+    /// [`compiled`](Self::compiled) for a trait in the external or
+    /// adjacent form.
+    pub const fn compiled_wrapped<T, C>(
+        entry: Entry,
+        markers: fn() -> Conversions,
+        described: Option<Described>,
+    ) -> Self
+    where
+        T: ?Sized + Upcast<C> + 'static,
+        C: Serialize + DeserializeOwned + 'static,
+    {
+        Self::with::<T>(entry, any_compiled_wrapped::<T, C>, markers, described)
+    }
 }
 
 /// `C`'s readers for `T`, without their `T`.
@@ -124,6 +138,16 @@ where
     C: Serialize + DeserializeOwned + 'static,
 {
     crate::compiled::compiled::<T, C>().any()
+}
+
+/// `C`'s readers compiled for serde_json in the external or adjacent form
+/// and its writer without a tag, for `T`, without their `T`.
+fn any_compiled_wrapped<T, C>() -> AnyReaders
+where
+    T: ?Sized + Upcast<C> + 'static,
+    C: Serialize + DeserializeOwned + 'static,
+{
+    crate::compiled::compiled_wrapped::<T, C>().any()
 }
 
 /// The registry of `T` (an instantiation of a generic trait), from the

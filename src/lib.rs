@@ -869,13 +869,18 @@
 //! compiled for serde_json: with `from_str` and `from_slice` (and a
 //! `Deserializer` over a `&str` or `&[u8]`) the payload is then read as
 //! fast as an enum's, at the price of compiling its reader three more
-//! times where it is registered (PERFORMANCE.md has both sides); it also
-//! compiles the writer without a tag entry (a fallback or presence-mode
-//! type of an internally tagged trait). Every other format, reader and
-//! writer takes the erased path either way. Both paths give the same values
-//! and the same errors. A profile asks for it per type,
-//! [`ProfileBuilder::compiled`]; its subtypes always have both writers,
-//! since its form is chosen after them.
+//! times where it is registered (PERFORMANCE.md has both sides). The
+//! readers are those of the trait's form: in the internally tagged form
+//! (where it also compiles the writer without a tag entry, for a fallback
+//! or presence-mode type), over the rest of the object after the tag; in
+//! the external and adjacent forms, over the whole value that is the
+//! payload there, content before the adjacent tag included (replayed
+//! from what was buffered). Every other format, reader and writer takes
+//! the erased path either way, and so does a fallback of the external and
+//! adjacent forms. Both paths give the same values and the same errors. A
+//! profile asks for it per type, [`ProfileBuilder::compiled`], and gets
+//! the readers of the form it is built with; its subtypes always have both
+//! writers, since its form is chosen after them.
 //!
 //! ```
 //! use json_subtypes::json_subtypes;
@@ -1590,7 +1595,7 @@ pub mod __private {
     pub use crate::rest::{HeadFirst, Payload, VariantDeserializer};
     pub use json_subtypes_macros::__JsonSubtypes;
     pub mod compiled {
-        pub use crate::compiled::{compiled, readers, readers_wrapped, Readers};
+        pub use crate::compiled::{compiled, compiled_wrapped, readers, readers_wrapped, Readers};
     }
     pub mod marker {
         pub use crate::marker::{probe, Conversions, Markers, Probe};

@@ -144,6 +144,15 @@ impl<T: ?Sized + 'static> fmt::Debug for Profile<T> {
     }
 }
 
+/// A type's readers compiled for serde_json (`ProfileBuilder::compiled`),
+/// for the internal form and for the external and adjacent ones: the form
+/// is known at build, which applies that form's.
+struct CompiledReaders {
+    type_id: TypeId,
+    internal: fn() -> AnyReaders,
+    wrapped: fn() -> AnyReaders,
+}
+
 /// Configures a [`Profile`].
 pub struct ProfileBuilder<T: ?Sized + 'static> {
     name: String,
@@ -162,7 +171,7 @@ pub struct ProfileBuilder<T: ?Sized + 'static> {
     aliases: Vec<Alias>,
     /// Readers and writers compiled for serde_json, from `compiled`,
     /// applied at build.
-    compiled: Vec<(TypeId, AnyReaders)>,
+    compiled: Vec<CompiledReaders>,
     position: Option<TagPosition>,
     max_depth: Option<u32>,
     max_buffer: Option<usize>,
@@ -742,13 +751,21 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
     /// enum's payload, at the price of compiling `C`'s reader and writer
     /// once more for each (see the crate docs, "Compiled readers"). A type
     /// from the registry that is not `compiled` there becomes so here.
+    /// [`build`](Self::build) gives `C` the readers of the profile's form:
+    /// the internal form's, or with [`external`](Self::external) or
+    /// [`content`](Self::content) those of the whole value that is the
+    /// payload there. The form is chosen at run time, so both sets are
+    /// compiled.
     pub fn compiled<C>(mut self) -> Self
     where
         C: Serialize + DeserializeOwned + 'static,
         T: Upcast<C>,
     {
-        self.compiled
-            .push((TypeId::of::<C>(), crate::compiled::compiled::<T, C>().any()));
+        self.compiled.push(CompiledReaders {
+            type_id: TypeId::of::<C>(),
+            internal: || crate::compiled::compiled::<T, C>().any(),
+            wrapped: || crate::compiled::profile_compiled_wrapped::<T, C>().any(),
+        });
         self
     }
 
@@ -920,8 +937,11 @@ impl<T: ?Sized + 'static> ProfileBuilder<T> {
         for s in &mut subtypes {
             let described = self.described.iter().rev().find(|(id, _)| *id == s.type_id);
             s.schema = s.schema.or(described.map(|(_, d)| *d));
-            if let Some((_, readers)) = self.compiled.iter().find(|(id, _)| *id == s.type_id) {
-                s.readers = *readers;
+            if let Some(c) = self.compiled.iter().find(|c| c.type_id == s.type_id) {
+                s.readers = match self.external || self.content.is_some() {
+                    true => (c.wrapped)(),
+                    false => (c.internal)(),
+                };
             }
         }
         let mut registry = Registry::build(&self.name, key, subtypes, position);

@@ -674,3 +674,505 @@ fn compiled_applies_to_generic_traits_and_impls() {
     assert!(compiled_read::<dyn Cold<u16>>(text));
     assert!(!compiled_read::<dyn Cold<u32>>(text));
 }
+
+// The external and adjacent forms: a `compiled` registration there reads
+// the whole value that is its payload with code compiled for serde_json's
+// `&str` and `&[u8]` readers (and, for content before the adjacent tag,
+// for our replay of it); the same values and errors as the erased path.
+
+/// [`nodes`] for a trait in the external or adjacent form; `fallback`
+/// adds a fallback subtype.
+macro_rules! wrapped_nodes {
+    (
+        $module:ident,
+        trait($($trait_args:tt)*),
+        leaf($($leaf_args:tt)*),
+        branch($($branch_args:tt)*),
+        probe($($probe_args:tt)*),
+        native(probe = $probe:literal, in_branch = $in_branch:literal)
+        $(, $fallback:ident)?
+    ) => {
+        mod $module {
+            use super::*;
+
+            #[json_subtypes($($trait_args)*)]
+            pub trait Node: Debug {}
+
+            #[derive(Debug, Serialize, Deserialize)]
+            pub struct Leaf {
+                value: String,
+                n: i64,
+            }
+
+            #[json_subtypes($($leaf_args)*)]
+            impl Node for Leaf {}
+
+            #[derive(Debug, Serialize, Deserialize)]
+            pub struct Branch {
+                label: String,
+                kids: Vec<Box<dyn Node>>,
+            }
+
+            #[json_subtypes($($branch_args)*)]
+            impl Node for Branch {}
+
+            #[derive(Debug, Serialize, Deserialize)]
+            pub struct Unit;
+
+            #[json_subtypes(name = "unit")]
+            impl Node for Unit {}
+
+            $(
+                #[derive(Debug, Serialize, Deserialize)]
+                #[serde(transparent)]
+                pub struct OtherNode(Unknown);
+
+                #[json_subtypes($fallback)]
+                impl Node for OtherNode {}
+            )?
+
+            #[derive(Debug)]
+            pub struct Probe;
+
+            impl<'de> Deserialize<'de> for Probe {
+                fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                    SEEN.with(|s| s.borrow_mut().push(type_name::<D>()));
+                    ProbeBody::deserialize(deserializer)?;
+                    Ok(Probe)
+                }
+            }
+
+            impl Serialize for Probe {
+                fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                    SEEN.with(|s| s.borrow_mut().push(type_name::<S>()));
+                    ProbeBody { text: false }.serialize(serializer)
+                }
+            }
+
+            #[json_subtypes($($probe_args)*)]
+            impl Node for Probe {}
+
+            impl super::WrappedNodes for dyn Node {
+                const PROBE: bool = $probe;
+                const IN_BRANCH: bool = $in_branch;
+
+                fn probe_profile(compiled: bool, external: bool) -> Profile<Self> {
+                    let builder = Profile::<dyn Node>::builder().subtype::<Probe>("p");
+                    let builder = match external {
+                        true => builder.external(),
+                        false => builder.tag("kind").content("body"),
+                    };
+                    match compiled {
+                        true => builder.compiled::<Probe>(),
+                        false => builder,
+                    }
+                    .build()
+                    .unwrap()
+                }
+            }
+        }
+    };
+}
+
+/// What the tests need of each wrapped module's trait.
+trait WrappedNodes: Debug + Serialize + json_subtypes::Subtype + 'static {
+    /// Whether `Probe` is read by compiled code at the top level, and
+    /// inside a `Branch`.
+    const PROBE: bool;
+    const IN_BRANCH: bool;
+    /// A profile of `Probe` alone, external or adjacent (`kind`, `body`).
+    fn probe_profile(compiled: bool, external: bool) -> Profile<Self>;
+}
+
+// The three modules of each form: every registration compiled through
+// the trait, none, and some through their impls (`Branch` erased).
+wrapped_nodes!(
+    ext_compiled,
+    trait(external, compiled),
+    leaf(name = "leaf"),
+    branch(name = "branch"),
+    probe(name = "probe"),
+    native(probe = true, in_branch = true)
+);
+wrapped_nodes!(
+    ext_erased,
+    trait(external),
+    leaf(name = "leaf"),
+    branch(name = "branch"),
+    probe(name = "probe"),
+    native(probe = false, in_branch = false)
+);
+wrapped_nodes!(
+    ext_mixed,
+    trait(external),
+    leaf(name = "leaf", compiled),
+    branch(name = "branch"),
+    probe(name = "probe", compiled),
+    native(probe = true, in_branch = false)
+);
+wrapped_nodes!(
+    adj_compiled,
+    trait(tag = "type", content = "value", compiled),
+    leaf(name = "leaf"),
+    branch(name = "branch"),
+    probe(name = "probe"),
+    native(probe = true, in_branch = true),
+    fallback
+);
+wrapped_nodes!(
+    adj_erased,
+    trait(tag = "type", content = "value"),
+    leaf(name = "leaf"),
+    branch(name = "branch"),
+    probe(name = "probe"),
+    native(probe = false, in_branch = false),
+    fallback
+);
+wrapped_nodes!(
+    adj_mixed,
+    trait(tag = "type", content = "value"),
+    leaf(name = "leaf", compiled),
+    branch(name = "branch"),
+    probe(name = "probe", compiled),
+    native(probe = true, in_branch = false),
+    fallback
+);
+// The external form with a fallback, which reads the unknown
+// entry through the erased path even when `compiled`.
+wrapped_nodes!(
+    ext_fallback_compiled,
+    trait(external, compiled),
+    leaf(name = "leaf"),
+    branch(name = "branch"),
+    probe(name = "probe"),
+    native(probe = true, in_branch = true),
+    fallback
+);
+wrapped_nodes!(
+    ext_fallback_erased,
+    trait(external),
+    leaf(name = "leaf"),
+    branch(name = "branch"),
+    probe(name = "probe"),
+    native(probe = false, in_branch = false),
+    fallback
+);
+
+/// Runs a generic test body on each module's trait of one form.
+macro_rules! each_wrapped {
+    (external, $f:ident $(, $arg:expr)*) => {{
+        $f::<dyn ext_compiled::Node>($($arg),*);
+        $f::<dyn ext_erased::Node>($($arg),*);
+        $f::<dyn ext_mixed::Node>($($arg),*);
+    }};
+    (external_fallback, $f:ident $(, $arg:expr)*) => {{
+        $f::<dyn ext_fallback_compiled::Node>($($arg),*);
+        $f::<dyn ext_fallback_erased::Node>($($arg),*);
+    }};
+    (adjacent, $f:ident $(, $arg:expr)*) => {{
+        $f::<dyn adj_compiled::Node>($($arg),*);
+        $f::<dyn adj_erased::Node>($($arg),*);
+        $f::<dyn adj_mixed::Node>($($arg),*);
+    }};
+}
+
+/// Reads `text` every way, writes each value every way, and reads what
+/// was written back.
+fn same_value<T>(text: &str, written: &str)
+where
+    T: ?Sized + WrappedNodes,
+    Box<T>: DeserializeOwned,
+{
+    let name = type_name::<T>();
+    for input in INPUTS {
+        let value = read_via::<T>(input, text).unwrap_or_else(|e| panic!("{name} {input:?}: {e}"));
+        for output in OUTPUTS {
+            assert_eq!(
+                write_via(output, &value).as_deref(),
+                Ok(written),
+                "{name} {input:?} then {output:?}"
+            );
+        }
+        let back = read_via::<T>(input, written).unwrap();
+        assert_eq!(serde_json::to_string(&back).unwrap(), written);
+    }
+    seen();
+}
+
+/// Reads `text` every way: the same error each time.
+fn same_error<T>(text: &str, message: &str)
+where
+    T: ?Sized + WrappedNodes,
+    Box<T>: DeserializeOwned,
+{
+    for input in INPUTS {
+        let mut got = read_via::<T>(input, text).unwrap_err();
+        let mut message = message.to_owned();
+        if let Input::Reader = input {
+            // As in `every_reader_gives_the_same_error`.
+            got.truncate(got.rfind(" column ").unwrap());
+            message.truncate(message.rfind(" column ").unwrap());
+        }
+        assert_eq!(got, message, "{} {input:?}", type_name::<T>());
+    }
+    seen();
+}
+
+#[rstest]
+#[case::leaf(r#"{"leaf":{"value":"a","n":1}}"#, r#"{"leaf":{"value":"a","n":1}}"#)]
+#[case::escaped(
+    r#"{"le\u0061f":{"value":"a\nb\u00e9","n":-1}}"#,
+    r#"{"leaf":{"value":"a\nbé","n":-1}}"#
+)]
+#[case::unit(r#"{"unit":null}"#, r#"{"unit":null}"#)]
+#[case::nested(
+    r#"{"branch":{"label":"x","kids":[{"leaf":{"value":"b","n":2}},{"branch":{"label":"y","kids":[{"probe":{"text":false}}]}}]}}"#,
+    r#"{"branch":{"label":"x","kids":[{"leaf":{"value":"b","n":2}},{"branch":{"label":"y","kids":[{"probe":{"text":false}}]}}]}}"#
+)]
+fn external_readers_give_the_same_value(#[case] text: &str, #[case] written: &str) {
+    each_wrapped!(external, same_value, text, written);
+    each_wrapped!(external_fallback, same_value, text, written);
+}
+
+#[rstest]
+#[case::unknown_tag(r#"{"other":{"x":[1,2]}}"#)]
+#[case::empty("{}")]
+fn external_fallback_gives_the_same_value(#[case] text: &str) {
+    each_wrapped!(external_fallback, same_value, text, text);
+}
+
+#[rstest]
+#[case::bad_body(
+    r#"{"leaf":{"value":1,"n":1}}"#,
+    "invalid type: integer `1`, expected a string at line 1 column 18"
+)]
+#[case::float_for_an_integer(
+    r#"{"leaf":{"value":"a","n":1e40}}"#,
+    "invalid type: floating point `1e+40`, expected i64 at line 1 column 29"
+)]
+#[case::missing_field(r#"{"leaf":{"value":"a"}}"#, "missing field `n` at line 1 column 21")]
+#[case::bad_kid(
+    r#"{"branch":{"label":"x","kids":[{"leaf":{"value":"b","n":true}}]}}"#,
+    "invalid type: boolean `true`, expected i64 at line 1 column 60"
+)]
+#[case::kid_not_an_object(
+    r#"{"branch":{"label":"x","kids":[5]}}"#,
+    "invalid type: integer `5`, expected a map with a single key, the subtype tag of dyn Node at line 1 column 32"
+)]
+#[case::bad_json(
+    r#"{"leaf":{"value":"a","n":1,}}"#,
+    "trailing comma at line 1 column 28"
+)]
+#[case::second_entry(
+    r#"{"leaf":{"value":"a","n":1},"x":1}"#,
+    "invalid value: map, expected a map with a single key, the subtype tag of dyn Node at line 1 column 31"
+)]
+#[case::unknown_tag(
+    r#"{"other":{}}"#,
+    "unknown subtype tag \"other\", expected one of \"branch\", \"leaf\", \"probe\", \"unit\"; to read a type under this tag, put `#[json_subtypes(name = \"other\")]` on its `impl Node`, or read it with a `Profile` that registers it at line 1 column 8"
+)]
+fn external_readers_give_the_same_error(#[case] text: &str, #[case] message: &str) {
+    each_wrapped!(external, same_error, text, message);
+}
+
+#[rstest]
+#[case::tag_first(
+    r#"{"type":"leaf","value":{"value":"a","n":1}}"#,
+    r#"{"type":"leaf","value":{"value":"a","n":1}}"#
+)]
+#[case::content_first(
+    r#"{"value":{"value":"a","n":1},"type":"leaf"}"#,
+    r#"{"type":"leaf","value":{"value":"a","n":1}}"#
+)]
+#[case::unit_without_content(r#"{"type":"unit"}"#, r#"{"type":"unit","value":null}"#)]
+#[case::nested_content_first(
+    r#"{"value":{"label":"x","kids":[{"value":{"text":false},"type":"probe"},{"type":"leaf","value":{"value":"b","n":2}}]},"type":"branch"}"#,
+    r#"{"type":"branch","value":{"label":"x","kids":[{"type":"probe","value":{"text":false}},{"type":"leaf","value":{"value":"b","n":2}}]}}"#
+)]
+#[case::unknown_tag_first(
+    r#"{"type":"other","value":[1,2]}"#,
+    r#"{"type":"other","value":[1,2]}"#
+)]
+#[case::unknown_tag_last(
+    r#"{"value":[1,2],"type":"other"}"#,
+    r#"{"value":[1,2],"type":"other"}"#
+)]
+#[case::no_tag(r#"{"value":{"n":1}}"#, r#"{"value":{"n":1}}"#)]
+fn adjacent_readers_give_the_same_value(#[case] text: &str, #[case] written: &str) {
+    each_wrapped!(adjacent, same_value, text, written);
+}
+
+#[rstest]
+#[case::bad_body_first(
+    r#"{"type":"leaf","value":{"value":1,"n":1}}"#,
+    "invalid type: integer `1`, expected a string at line 1 column 33"
+)]
+#[case::bad_body_last(
+    r#"{"value":{"value":1,"n":1},"type":"leaf"}"#,
+    "invalid type: integer `1`, expected a string at line 1 column 41"
+)]
+#[case::float_for_an_integer_last(
+    r#"{"value":{"value":"a","n":1e40},"type":"leaf"}"#,
+    "invalid type: floating point `1e+40`, expected i64 at line 1 column 46"
+)]
+#[case::missing_field_first(
+    r#"{"type":"leaf","value":{"value":"a"}}"#,
+    "missing field `n` at line 1 column 36"
+)]
+#[case::missing_field_last(
+    r#"{"value":{"value":"a"},"type":"leaf"}"#,
+    "missing field `n` at line 1 column 37"
+)]
+#[case::duplicate_tag(
+    r#"{"type":"leaf","value":{"value":"a","n":1},"type":"leaf"}"#,
+    "duplicate field `type` at line 1 column 49"
+)]
+#[case::bad_kid(
+    r#"{"type":"branch","value":{"label":"x","kids":[{"value":{"value":"b","n":true},"type":"leaf"}]}}"#,
+    "invalid type: boolean `true`, expected i64 at line 1 column 92"
+)]
+#[case::bad_json(
+    r#"{"type":"leaf","value":{"value":"a","n":1,}}"#,
+    "trailing comma at line 1 column 43"
+)]
+#[case::unknown_tag_in_sequence_form(
+    r#"["other",{}]"#,
+    "unknown subtype tag \"other\", expected one of \"branch\", \"leaf\", \"probe\", \"unit\"; to read a type under this tag, put `#[json_subtypes(name = \"other\")]` on its `impl Node`, or read it with a `Profile` that registers it at line 1 column 8"
+)]
+fn adjacent_readers_give_the_same_error(#[case] text: &str, #[case] message: &str) {
+    each_wrapped!(adjacent, same_error, text, message);
+}
+
+#[rstest]
+#[case::external(r#"{"probe":{"text":false}}"#, false)]
+#[case::external_in_a_branch(r#"{"branch":{"label":"x","kids":[{"probe":{"text":false}}]}}"#, true)]
+fn compiled_external_registrations_read_without_erasure(
+    #[case] text: &str,
+    #[case] in_branch: bool,
+) {
+    each_wrapped!(external, native_read, text, in_branch, false);
+}
+
+// Content before the tag is replayed from our buffer, by a reader compiled
+// for that replay.
+#[rstest]
+#[case::tag_first(r#"{"type":"probe","value":{"text":false}}"#, false, false)]
+#[case::content_first(r#"{"value":{"text":false},"type":"probe"}"#, false, true)]
+#[case::tag_first_in_a_branch(
+    r#"{"type":"branch","value":{"label":"x","kids":[{"type":"probe","value":{"text":false}}]}}"#,
+    true,
+    false
+)]
+#[case::content_first_in_a_content_first_branch(
+    r#"{"value":{"label":"x","kids":[{"value":{"text":false},"type":"probe"}]},"type":"branch"}"#,
+    true,
+    true
+)]
+fn compiled_adjacent_registrations_read_without_erasure(
+    #[case] text: &str,
+    #[case] in_branch: bool,
+    #[case] replayed: bool,
+) {
+    each_wrapped!(adjacent, native_read, text, in_branch, replayed);
+}
+
+/// Whether `Probe` in `text` was handed a reader naming serde_json (the
+/// compiled one) for each input: from a `&str` or `&[u8]`, or from any
+/// input when `replayed` (our replay of what serde_json gave, whose
+/// reader names serde_json's error whichever way serde_json read).
+fn native_read<T>(text: &str, in_branch: bool, replayed: bool)
+where
+    T: ?Sized + WrappedNodes,
+    Box<T>: DeserializeOwned,
+{
+    let compiled = if in_branch { T::IN_BRANCH } else { T::PROBE };
+    for input in INPUTS {
+        read_via::<T>(input, text).unwrap();
+        let seen = seen();
+        let name = type_name::<T>();
+        assert_eq!(seen.len(), 1, "{name} {input:?}: {seen:?}");
+        let native = compiled && (replayed || matches!(input, Input::Str | Input::Slice));
+        assert_eq!(
+            seen[0].contains("serde_json"),
+            native,
+            "{name} {input:?}: {}",
+            seen[0]
+        );
+    }
+}
+
+/// A wrapped profile reads `Probe` by compiled code only when told
+/// `compiled`, with the readers of its form (which it learns at `build`).
+#[rstest]
+#[case::external(true, r#"{"p":{"text":false}}"#, false)]
+#[case::adjacent_tag_first(false, r#"{"kind":"p","body":{"text":false}}"#, false)]
+#[case::adjacent_content_first(false, r#"{"body":{"text":false},"kind":"p"}"#, true)]
+fn wrapped_profiles_read_compiled_only_the_types_they_are_told(
+    #[case] external: bool,
+    #[case] text: &str,
+    #[case] replayed: bool,
+) {
+    fn case<T: ?Sized + WrappedNodes>(external: bool, text: &str, replayed: bool) {
+        let canonical = match external {
+            true => r#"{"p":{"text":false}}"#,
+            false => r#"{"kind":"p","body":{"text":false}}"#,
+        };
+        for compiled in [false, true] {
+            let name = type_name::<T>();
+            let profile = T::probe_profile(compiled, external);
+            let read = [
+                profile.from_str(text),
+                profile.from_slice(text.as_bytes()),
+                profile.from_reader(text.as_bytes()),
+            ];
+            let seen_reading = seen();
+            assert_eq!(seen_reading.len(), 3, "{seen_reading:?}");
+            for (value, (seen, native)) in read
+                .iter()
+                .zip(seen_reading.iter().zip([true, true, replayed]))
+            {
+                assert_eq!(
+                    seen.contains("serde_json"),
+                    compiled && native,
+                    "{name} compiled: {compiled}, {seen}"
+                );
+                // Every profile subtype has its writer without a tag
+                // compiled for serde_json.
+                let written = profile.to_string(value.as_ref().unwrap()).unwrap();
+                assert_eq!(written, canonical);
+                let seen = self::seen();
+                assert_eq!(seen.len(), 1, "{seen:?}");
+                assert!(seen[0].contains("serde_json::ser::Serializer"), "{seen:?}");
+            }
+        }
+    }
+    each_wrapped!(external, case, external, text, replayed);
+    each_wrapped!(adjacent, case, external, text, replayed);
+}
+
+// Generic traits in the wrapped forms: `compiled` on the trait and on a
+// generic impl's instances gives them the readers of their form.
+
+#[json_subtypes(external, compiled)]
+trait HotExternal<D: 'static>: Debug {}
+
+#[json_subtypes(tag = "type", content = "value")]
+trait ColdAdjacent<D: 'static>: Debug {}
+
+#[json_subtypes(name = "probe", instances(u8))]
+impl<D: Debug> HotExternal<D> for GenericProbe<D> {}
+
+#[json_subtypes(name = "probe", instances(u8), compiled)]
+impl<D: Debug> ColdAdjacent<D> for GenericProbe<D> {}
+
+#[json_subtypes(name = "probe")]
+impl ColdAdjacent<u32> for ProbeU32 {}
+
+#[test]
+fn compiled_applies_to_generic_traits_in_the_wrapped_forms() {
+    let external = r#"{"probe":{"text":false}}"#;
+    let adjacent = r#"{"type":"probe","value":{"text":false}}"#;
+    assert!(compiled_read::<dyn HotExternal<u8>>(external));
+    assert!(compiled_read::<dyn ColdAdjacent<u8>>(adjacent));
+    assert!(!compiled_read::<dyn ColdAdjacent<u32>>(adjacent));
+}

@@ -136,6 +136,19 @@ pub trait TtAdjEvent: fmt::Debug {
     fn to_event(&self) -> Event;
 }
 
+/// `ExtEventTrait` with `compiled`: each impl also carries its reader
+/// compiled for serde_json's payloads of the external form.
+#[json_subtypes(external, compiled)]
+pub trait ExtEventCompiled: fmt::Debug {
+    fn to_event(&self) -> Event;
+}
+
+/// `AdjEventTrait` with `compiled`.
+#[json_subtypes(tag = "type", content = "value", compiled)]
+pub trait AdjEventCompiled: fmt::Debug {
+    fn to_event(&self) -> Event;
+}
+
 macro_rules! event_traits {
     ($($ty:ident => $name:literal),* $(,)?) => {$(
         #[json_subtypes(name = $name)]
@@ -165,6 +178,20 @@ macro_rules! event_traits {
                 Event::$ty(self.clone())
             }
         }
+
+        #[json_subtypes(name = $name)]
+        impl ExtEventCompiled for $ty {
+            fn to_event(&self) -> Event {
+                Event::$ty(self.clone())
+            }
+        }
+
+        #[json_subtypes(name = $name)]
+        impl AdjEventCompiled for $ty {
+            fn to_event(&self) -> Event {
+                Event::$ty(self.clone())
+            }
+        }
     )*};
 }
 
@@ -187,6 +214,16 @@ pub trait AdjPetTrait: fmt::Debug {
 
 #[typetag::serde(tag = "type", content = "value")]
 pub trait TtAdjPet: fmt::Debug {
+    fn name(&self) -> &str;
+}
+
+#[json_subtypes(external, compiled)]
+pub trait ExtPetCompiled: fmt::Debug {
+    fn name(&self) -> &str;
+}
+
+#[json_subtypes(tag = "type", content = "value", compiled)]
+pub trait AdjPetCompiled: fmt::Debug {
     fn name(&self) -> &str;
 }
 
@@ -215,6 +252,20 @@ macro_rules! pet_traits {
 
         #[typetag::serde(name = $name)]
         impl TtAdjPet for $ty {
+            fn name(&self) -> &str {
+                &self.name
+            }
+        }
+
+        #[json_subtypes(name = $name)]
+        impl ExtPetCompiled for $ty {
+            fn name(&self) -> &str {
+                &self.name
+            }
+        }
+
+        #[json_subtypes(name = $name)]
+        impl AdjPetCompiled for $ty {
             fn name(&self) -> &str {
                 &self.name
             }
@@ -362,6 +413,7 @@ impl Repr {
         assert_eq!(de_ext_serde(&r.ext_text), r.ext_serde, "serde external");
         assert_eq!(de_ext_trait(&r.ext_text).to_event(), event);
         assert_eq!(de_ext_typetag(&r.ext_text).to_event(), event);
+        assert_eq!(de_ext_compiled(&r.ext_text).to_event(), event);
         let profiled = de_ext_profile(&r.ext_profile, &r.ext_text);
         assert_eq!(profiled.to_event(), event);
         for written in [
@@ -380,6 +432,7 @@ impl Repr {
             assert_eq!(de_adj_serde(json), r.adj_serde, "serde adjacent: {json}");
             assert_eq!(de_adj_trait(json).to_event(), event, "{json}");
             assert_eq!(de_adj_typetag(json).to_event(), event, "{json}");
+            assert_eq!(de_adj_compiled(json).to_event(), event, "{json}");
             let profiled = de_adj_profile(&r.adj_profile, json);
             assert_eq!(profiled.to_event(), event, "{json}");
         }
@@ -399,6 +452,7 @@ impl Repr {
         assert_eq!(de_small_ext_serde(t), r.small_ext_serde);
         assert_eq!(de_small_ext_trait(t).name(), "Rex");
         assert_eq!(de_small_ext_typetag(t).name(), "Rex");
+        assert_eq!(de_small_ext_compiled(t).name(), "Rex");
         assert_eq!(de_small_ext_profile(&r.small_ext_profile, t).name(), "Rex");
         for written in [
             text(&r.small_ext),
@@ -414,6 +468,7 @@ impl Repr {
             assert_eq!(de_small_adj_serde(json), r.small_adj_serde, "{json}");
             assert_eq!(de_small_adj_trait(json).name(), "Rex", "{json}");
             assert_eq!(de_small_adj_typetag(json).name(), "Rex", "{json}");
+            assert_eq!(de_small_adj_compiled(json).name(), "Rex", "{json}");
             let profiled = de_small_adj_profile(&r.small_adj_profile, json);
             assert_eq!(profiled.name(), "Rex", "{json}");
         }
@@ -470,6 +525,10 @@ readers! {
     de_small_adj_serde -> SerdeAdjPet;
     de_small_adj_trait -> Box<dyn AdjPetTrait>;
     de_small_adj_typetag -> Box<dyn TtAdjPet>;
+    de_ext_compiled -> Box<dyn ExtEventCompiled>;
+    de_adj_compiled -> Box<dyn AdjEventCompiled>;
+    de_small_ext_compiled -> Box<dyn ExtPetCompiled>;
+    de_small_adj_compiled -> Box<dyn AdjPetCompiled>;
 }
 
 #[inline(never)]

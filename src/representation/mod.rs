@@ -2,7 +2,8 @@
 //! `{"type":"Circle","value":{"r":1.0}}`: their readers over any set of
 //! subtypes (`external`, `adjacent`), their writers, and what both share:
 //! the tag read with the one request its kinds allow ([`Requested`]), and a
-//! value handed to a subtype as its payload ([`ValuePayload`]).
+//! value handed to a subtype as its payload (`build_from`, through
+//! `rest::ValuePayload`).
 //!
 //! Both read with `deserialize_map` or `deserialize_struct`, never
 //! `deserialize_any`, so formats that do not describe themselves (postcard,
@@ -11,12 +12,13 @@
 
 use core::cell::Cell;
 
-use serde::de::{self, DeserializeSeed, Deserializer, VariantAccess, Visitor};
+use serde::de::{DeserializeSeed, Deserializer};
 use serde::ser::Serialize;
 
 use crate::compiled::{AnyValue, WriteBare};
 use crate::dispatch::Subtypes;
 use crate::object::Subtype;
+use crate::rest::ValuePayload;
 pub(crate) use crate::tag::Requested;
 use crate::tag::{OwnedLiteral, TagSink};
 
@@ -111,102 +113,6 @@ where
     subtypes
         .build(index, payload)
         .map_err(|e| slot.take().unwrap_or(e))
-}
-
-/// A whole value as a subtype's payload: every request goes to the value's
-/// own deserializer, and as a variant access it is the variant's content.
-pub(crate) struct ValuePayload<'s, 'de, D: Deserializer<'de>> {
-    deserializer: D,
-    /// The struct name a struct variant asks for, as its writer named it.
-    name: &'static str,
-    /// Keeps the first error of the format for a type-erased payload (see
-    /// `Rest::catch`).
-    catch: Option<&'s Cell<Option<D::Error>>>,
-}
-
-/// Keeps the first error in `catch` and passes a stand-in on, as `Rest`
-/// does for the live map.
-#[inline]
-fn caught<T, E: de::Error>(catch: Option<&Cell<Option<E>>>, out: Result<T, E>) -> Result<T, E> {
-    match (catch, out) {
-        (Some(slot), Err(e)) => Err(keep_first(slot, e)),
-        (_, out) => out,
-    }
-}
-
-#[cold]
-fn keep_first<E: de::Error>(slot: &Cell<Option<E>>, e: E) -> E {
-    match slot.take() {
-        Some(first) => {
-            slot.set(Some(first));
-            e
-        }
-        None => {
-            let stand_in = E::custom(format_args!("{e}"));
-            slot.set(Some(e));
-            stand_in
-        }
-    }
-}
-
-macro_rules! forward_caught {
-    ($($method:ident($($arg:ident: $ty:ty),*))*) => {
-        $(
-            #[inline]
-            fn $method<V: Visitor<'de>>(self, $($arg: $ty,)* visitor: V) -> Result<V::Value, D::Error> {
-                caught(self.catch, self.deserializer.$method($($arg,)* visitor))
-            }
-        )*
-    };
-}
-
-impl<'de, D: Deserializer<'de>> Deserializer<'de> for ValuePayload<'_, 'de, D> {
-    type Error = D::Error;
-
-    forward_caught! {
-        deserialize_any() deserialize_bool() deserialize_i8() deserialize_i16()
-        deserialize_i32() deserialize_i64() deserialize_i128() deserialize_u8()
-        deserialize_u16() deserialize_u32() deserialize_u64() deserialize_u128()
-        deserialize_f32() deserialize_f64() deserialize_char() deserialize_str()
-        deserialize_string() deserialize_bytes() deserialize_byte_buf()
-        deserialize_option() deserialize_unit() deserialize_seq() deserialize_map()
-        deserialize_identifier() deserialize_ignored_any()
-        deserialize_unit_struct(name: &'static str)
-        deserialize_newtype_struct(name: &'static str)
-        deserialize_tuple(len: usize)
-        deserialize_tuple_struct(name: &'static str, len: usize)
-        deserialize_struct(name: &'static str, fields: &'static [&'static str])
-        deserialize_enum(name: &'static str, variants: &'static [&'static str])
-    }
-
-    fn is_human_readable(&self) -> bool {
-        self.deserializer.is_human_readable()
-    }
-}
-
-impl<'de, D: Deserializer<'de>> VariantAccess<'de> for ValuePayload<'_, 'de, D> {
-    type Error = D::Error;
-
-    fn unit_variant(self) -> Result<(), D::Error> {
-        de::Deserialize::deserialize(self)
-    }
-
-    fn newtype_variant_seed<T: DeserializeSeed<'de>>(self, seed: T) -> Result<T::Value, D::Error> {
-        seed.deserialize(self)
-    }
-
-    fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, D::Error> {
-        self.deserialize_tuple(len, visitor)
-    }
-
-    fn struct_variant<V: Visitor<'de>>(
-        self,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        let name = self.name;
-        self.deserialize_struct(name, fields, visitor)
-    }
 }
 
 /// A subtype's value written as it is, as the content of the external or

@@ -20,12 +20,14 @@ mod head;
 mod ignored;
 mod not_tag;
 mod seq;
+mod value;
 mod variant;
 
 pub use self::head::HeadFirst;
 use self::ignored::ParseIgnored;
 use self::not_tag::NotTag;
 pub(crate) use self::seq::RestSeq;
+pub(crate) use self::value::ValuePayload;
 pub use self::variant::VariantDeserializer;
 
 /// The rest of an object (or sequence) after its tag: a deserializer for a

@@ -188,10 +188,14 @@ pub fn expand_trait(attrs: ContainerAttrs, mut item: ItemTrait) -> TokenStream {
 
     // As for a plain trait (see `traits.rs`): the erased reader and the
     // writer of the trait's form, or with `compiled` the serde_json readers
-    // and both writers besides.
+    // of the trait's form besides.
     let wrapped = tr.attrs.external.is_some() || tr.attrs.content.is_some();
+    let compiled = match wrapped {
+        false => quote!(compiled),
+        true => quote!(compiled_wrapped),
+    };
     let readers = match (tr.attrs.compiled.is_some(), wrapped) {
-        (true, _) => quote!(compiled),
+        (true, _) => compiled.clone(),
         (false, false) => quote!(new),
         (false, true) => quote!(wrapped),
     };
@@ -228,7 +232,7 @@ pub fn expand_trait(attrs: ContainerAttrs, mut item: ItemTrait) -> TokenStream {
                 where
                     __C: #bound + #private::serde::Serialize + #private::serde::de::DeserializeOwned + 'static #schema_bound,
                 {
-                    __Registration(#private::instances::Instance::compiled::<#obj, __C>(entry, markers, #described))
+                    __Registration(#private::instances::Instance::#compiled::<#obj, __C>(entry, markers, #described))
                 }
             }
 

@@ -35,7 +35,7 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
         exact_numbers_gate,
     } = Settings::of(&tr.attrs);
     let schema = tr.attrs.schema.is_some();
-    let compiled = tr.attrs.compiled.is_some();
+    let says_compiled = tr.attrs.compiled.is_some();
     let wrapped = tr.attrs.external.is_some() || tr.attrs.content.is_some();
     let ident = tr.ident().clone();
     let description = super::schema::option_str(super::schema::docs(&item.attrs));
@@ -46,11 +46,15 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
     let private = quote!(::json_subtypes::__private);
     // What a registration carries by default: the erased reader and the
     // serde_json writer of the trait's form, or with `compiled` also the
-    // serde_json readers and both writers (see the runtime's `compiled`). An
-    // impl saying `compiled` asks for the latter through
-    // `__json_subtypes_register_compiled`.
-    let readers = match (compiled, wrapped) {
-        (true, _) => quote!(compiled),
+    // serde_json readers of the trait's form (see the runtime's `compiled`
+    // and `compiled_wrapped`). An impl saying `compiled` asks for the
+    // latter through `__json_subtypes_register_compiled`.
+    let compiled = match wrapped {
+        false => quote!(compiled),
+        true => quote!(compiled_wrapped),
+    };
+    let readers = match (says_compiled, wrapped) {
+        (true, _) => compiled.clone(),
         (false, false) => quote!(readers),
         (false, true) => quote!(readers_wrapped),
     };
@@ -192,7 +196,7 @@ pub fn expand_trait(args: TokenStream, mut item: ItemTrait) -> TokenStream {
                 where
                     __C: #ident + #private::serde::Serialize + #private::serde::de::DeserializeOwned + 'static #schema_bound,
                 {
-                    __Registration(entry, #private::compiled::compiled::<dyn #ident, __C>, markers, #described)
+                    __Registration(entry, #private::compiled::#compiled::<dyn #ident, __C>, markers, #described)
                 }
             }
 
