@@ -273,13 +273,16 @@ impl<'de, A: MapAccess<'de>> Deserializer<'de> for Rest<'de, '_, A> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, A::Error> {
-        let (catch, tag, hint) = (self.catch, self.tag, self.hint);
+        let (catch, hint) = (self.catch, self.hint);
+        let tag = if hint.is_none() { self.tag } else { None };
         let _told = tell_hint(hint);
-        let out = visitor.visit_map(self);
-        caught(
-            catch,
-            out.map_err(|e| tag_not_received(e, tag.filter(|_| hint.is_none()), name, fields)),
-        )
+        // A `match`, not `map_err` with a closure: this is compiled once per
+        // payload type, and each closure would be one more function there.
+        let out = match visitor.visit_map(self) {
+            Ok(value) => Ok(value),
+            Err(e) => Err(tag_not_received(e, tag, name, fields)),
+        };
+        caught(catch, out)
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, A::Error> {
