@@ -423,6 +423,10 @@ pub fn check_differential(data: &[u8]) {
     }
     same_as_serde::<Box<dyn Wrapped>, SerdeWrapped>(data);
     same_as_serde::<Box<dyn Adjacent>, SerdeAdjacent>(data);
+    same_as_serde::<Box<dyn WrappedCompiled>, SerdeWrapped>(data);
+    same_as_serde::<Box<dyn AdjacentCompiled>, SerdeAdjacent>(data);
+    same_as_erased::<Box<dyn WrappedCompiled>, Box<dyn Wrapped>>(data);
+    same_as_erased::<Box<dyn AdjacentCompiled>, Box<dyn Adjacent>>(data);
     same_as_serde::<WrappedEnum, SerdeWrappedEnum>(data);
     same_as_serde::<AdjacentEnum, SerdeAdjacentEnum>(data);
 }
@@ -530,6 +534,52 @@ pub enum SerdeAdjacent {
     Dog(Dog),
     #[serde(rename = "inner")]
     Inner(Inner),
+}
+
+/// The same two forms with `compiled`: serde_json's readers compiled for
+/// the whole value, where the traits above read it through the erased path.
+#[json_subtypes(external, compiled)]
+pub trait WrappedCompiled: std::fmt::Debug {}
+
+#[json_subtypes(name = "dog", alias = "d")]
+impl WrappedCompiled for Dog {}
+
+#[json_subtypes(name = "inner")]
+impl WrappedCompiled for Inner {}
+
+#[json_subtypes(tag = "type", content = "value", compiled)]
+pub trait AdjacentCompiled: std::fmt::Debug {}
+
+#[json_subtypes(name = "dog", alias = "d")]
+impl AdjacentCompiled for Dog {}
+
+#[json_subtypes(name = "inner")]
+impl AdjacentCompiled for Inner {}
+
+/// The compiled and the erased path read `data` alike: the same value, or
+/// the same error, word for word but for the trait's name.
+fn same_as_erased<Compiled, Erased>(data: &[u8])
+where
+    Compiled: Serialize + for<'de> Deserialize<'de>,
+    Erased: Serialize + for<'de> Deserialize<'de>,
+{
+    let compiled =
+        serde_json::from_slice::<Compiled>(data).map(|v| serde_json::to_string(&v).unwrap());
+    let erased = serde_json::from_slice::<Erased>(data).map(|v| serde_json::to_string(&v).unwrap());
+    match (compiled, erased) {
+        (Ok(a), Ok(b)) => assert_eq!(a, b),
+        // The traits' names differ by `Compiled`, and messages name them.
+        (Err(a), Err(b)) => assert_eq!(
+            a.to_string().replace("Compiled", ""),
+            b.to_string(),
+            "{}",
+            String::from_utf8_lossy(data)
+        ),
+        (a, b) => panic!(
+            "{}: compiled {a:?}, erased {b:?}",
+            String::from_utf8_lossy(data)
+        ),
+    }
 }
 
 /// Ours and serde's twin read `data` alike: the same value (written as the
