@@ -444,6 +444,8 @@ impl<'de, L: Lookup + 'static> Visitor<'de> for FastTagVisitor<'_, 'de, L> {
 pub(crate) struct TokenVisitor<'a> {
     pub(crate) table: &'a (dyn Lookup + 'static),
     pub(crate) lookup: fn(Found<'_>) -> Option<u32>,
+    /// `LiteralTable::lookup_str`, for the tags that come as strings.
+    pub(crate) lookup_str: fn(&str) -> Option<u32>,
 }
 
 impl TokenVisitor<'_> {
@@ -475,7 +477,7 @@ impl<'de> Visitor<'de> for TokenVisitor<'_> {
 
     #[inline]
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Option<u32>, E> {
-        match (self.lookup)(Found::Str(v)) {
+        match (self.lookup_str)(v) {
             Some(index) => Ok(Some(index)),
             None => self.shared().visit_borrowed_str(v),
         }
@@ -483,7 +485,7 @@ impl<'de> Visitor<'de> for TokenVisitor<'_> {
 
     #[inline]
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Option<u32>, E> {
-        match (self.lookup)(Found::Str(v)) {
+        match (self.lookup_str)(v) {
             Some(index) => Ok(Some(index)),
             None => self.shared().visit_str(v),
         }
