@@ -585,6 +585,18 @@ impl<'a, 'de> Reader<'a, 'de> {
         Mark(self.pos)
     }
 
+    /// Moves to `at`, a mark of the same buffer.
+    #[inline]
+    pub(crate) fn seek(&mut self, at: Mark) {
+        self.pos = at.0;
+    }
+
+    /// The buffer read.
+    #[inline]
+    pub(crate) fn buffer(&self) -> &'a Buffer<'de> {
+        self.buf
+    }
+
     /// The next value as a deserializer; advances past it.
     #[inline]
     pub(crate) fn next_value<E>(&mut self, human_readable: bool) -> Replay<'_, 'a, 'de, E> {

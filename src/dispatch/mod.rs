@@ -489,6 +489,7 @@ where
     deserializer.deserialize_any(TokenVisitor {
         table: &Static::<T>(PhantomData),
         lookup: T::lookup,
+        lookup_str: T::lookup_str,
     })
 }
 

@@ -12,7 +12,7 @@ use super::key::{KeySeed, KnownTagSeed, TagSeed};
 use super::string_keys::StringKeys;
 use super::Subtypes;
 use crate::buffer::Buffer;
-use crate::rest::{missing_field, PrefixReader, Rest, RestSeq};
+use crate::rest::{missing_field, PrefixReader, RestSeq, RestState};
 use crate::state::clear_hoist;
 use crate::tag::{HeadValue, TagSink};
 
@@ -25,17 +25,18 @@ pub(super) struct DispatchVisitor<'de, S> {
 
 impl<'de, S: Subtypes<'de>> DispatchVisitor<'de, S> {
     /// Reads subtype `index` from the prefix (replayed from `start`, then
-    /// from its beginning up to `start`) and the live rest.
+    /// from its beginning up to `start`) and the live rest; with `hint`
+    /// (the fallback) an `Unknown` payload is told which key is the tag.
     fn build<A: MapAccess<'de>>(
         &self,
         index: u32,
         prefix: PrefixReader<'_, 'de>,
         live: A,
-        hint: Option<&str>,
+        hint: bool,
     ) -> Result<S::Value, A::Error> {
         let slot = Cell::new(None);
-        let rest = self.rest(prefix, live, hint, &slot);
-        let out = self.subtypes.build(index, rest);
+        let mut state = self.rest(prefix, live, hint, &slot);
+        let out = self.subtypes.build(index, state.rest());
         // The first error the live map produced, with its position.
         out.map_err(|e| slot.take().unwrap_or(e))
     }
@@ -51,8 +52,8 @@ impl<'de, S: Subtypes<'de>> DispatchVisitor<'de, S> {
         live: A,
     ) -> Result<S::Value, A::Error> {
         let slot = Cell::new(None);
-        let rest = self.rest(prefix, live, None, &slot);
-        let out = self.subtypes.build_head(index, head, rest);
+        let mut state = self.rest(prefix, live, false, &slot);
+        let out = self.subtypes.build_head(index, head, state.rest());
         out.map_err(|e| slot.take().unwrap_or(e))
     }
 
@@ -62,18 +63,18 @@ impl<'de, S: Subtypes<'de>> DispatchVisitor<'de, S> {
         &'s self,
         prefix: PrefixReader<'s, 'de>,
         live: A,
-        hint: Option<&'s str>,
+        hint: bool,
         slot: &'s Cell<Option<A::Error>>,
-    ) -> Rest<'de, 's, A> {
+    ) -> RestState<'de, 's, A> {
         let human_readable = match self.human_readable {
             Some(answer) => answer,
-            None => prefix.buf.human_readable(),
+            None => prefix.buf().human_readable(),
         };
-        Rest {
+        RestState {
             prefix,
             live,
-            tag: self.subtypes.settings().key,
-            hint,
+            tag: self.subtypes.settings().key.as_ref(),
+            hint: self.subtypes.settings().key.as_ref().filter(|_| hint),
             catch: self.subtypes.settings().erased.then_some(slot),
             human_readable,
             from_prefix: false,
@@ -188,7 +189,7 @@ impl<'de, S: Subtypes<'de>> DispatchVisitor<'de, S> {
                     {
                         let index = map.next_value_seed(KnownTagSeed { subtypes: s })?;
                         let index = index.unwrap_or_default();
-                        return self.build(index, prefix.prefix_reader(), map, None);
+                        return self.build(index, prefix.prefix_reader(), map, false);
                     }
                     // The tag entry is recorded in place for the fallback,
                     // for a nested child which reads it first, or for a
@@ -214,17 +215,17 @@ impl<'de, S: Subtypes<'de>> DispatchVisitor<'de, S> {
                             Some(value) => {
                                 self.build_with_head(index, value, prefix.prefix_reader(), map)
                             }
-                            None => self.build(index, prefix.prefix_reader_from(mark), map, None),
+                            None => self.build(index, prefix.prefix_reader_from(mark), map, false),
                         },
                         Some(index) => {
                             if !s.is_visible(index) {
                                 prefix.truncate(mark);
                             }
-                            self.build(index, prefix.prefix_reader(), map, None)
+                            self.build(index, prefix.prefix_reader(), map, false)
                         }
                         None => {
                             let fallback = settings.fallback.unwrap_or_default();
-                            self.build(fallback, prefix.prefix_reader(), map, Some(key))
+                            self.build(fallback, prefix.prefix_reader(), map, true)
                         }
                     };
                 }
@@ -253,12 +254,12 @@ impl<'de, S: Subtypes<'de>> DispatchVisitor<'de, S> {
         }
         if S::MAY_BE_PRESENCE && settings.key.is_none() {
             let index = self.decide(seen)?;
-            return self.build(index, prefix.prefix_reader_ended(), map, None);
+            return self.build(index, prefix.prefix_reader_ended(), map, false);
         }
         let key = settings.key.unwrap_or_default();
         match settings.fallback {
             Some(fallback) if S::MAY_KEEP_TAG => {
-                self.build(fallback, prefix.prefix_reader_ended(), map, Some(key))
+                self.build(fallback, prefix.prefix_reader_ended(), map, true)
             }
             _ => Err(missing_field(key)),
         }

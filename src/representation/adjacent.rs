@@ -24,7 +24,7 @@ use super::{build_from, Bare, BuildSeed, TagSeed, TagValue};
 use crate::buffer::{Buffer, Limit, Mark};
 use crate::dispatch::{Dispatch, Subtypes};
 use crate::object::Subtype;
-use crate::rest::{duplicate_field, missing_field, Rest};
+use crate::rest::{duplicate_field, missing_field, RestState};
 use crate::tag::{OwnedLiteral, TagSink};
 
 /// The two keys of the adjacent form, as serde's struct requests want
@@ -391,18 +391,18 @@ impl<'de, S: Subtypes<'de>, F: Form> AdjacentVisitor<'de, S, F> {
         let slot = Cell::new(None);
         let human_readable = match self.human_readable {
             Some(answer) => answer,
-            None => prefix.buf.human_readable(),
+            None => prefix.buf().human_readable(),
         };
-        let rest = Rest {
+        let mut state = RestState {
             prefix,
             live,
-            tag: Some(self.form.get().tag()),
-            hint: Some(self.form.get().tag()),
+            tag: Some(&self.form.get().fields[0]),
+            hint: Some(&self.form.get().fields[0]),
             catch: self.subtypes.settings().erased.then_some(&slot),
             human_readable,
             from_prefix: false,
         };
-        let out = self.subtypes.build(fallback, rest);
+        let out = self.subtypes.build(fallback, state.rest());
         out.map_err(|e| slot.take().unwrap_or(e))
     }
 }

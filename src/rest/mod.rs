@@ -53,14 +53,51 @@ pub(crate) fn duplicate_field<E: de::Error>(key: &str) -> E {
 }
 
 /// The rest of an object once its tag is known: the buffered prefix replayed,
-/// then the live map streamed.
+/// then the live map streamed. A pointer to its state (`RestState`), which
+/// stays in the engine's frame: the payload's reader is a call of its own
+/// (a derived `Deserialize` the optimizer does not inline), and a state
+/// handed over by value was written field by field by the engine and read
+/// back at once in 16-byte pieces by the payload, loads that the processor
+/// cannot forward from those narrower stores.
 pub struct Rest<'de, 's, A: MapAccess<'de>> {
+    state: &'s mut RestState<'de, 's, A>,
+}
+
+impl<'de, 's, A: MapAccess<'de>> core::ops::Deref for Rest<'de, 's, A> {
+    type Target = RestState<'de, 's, A>;
+
+    #[inline(always)]
+    fn deref(&self) -> &Self::Target {
+        self.state
+    }
+}
+
+impl<'de, A: MapAccess<'de>> core::ops::DerefMut for Rest<'de, '_, A> {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        self.state
+    }
+}
+
+impl<'de, 's, A: MapAccess<'de>> RestState<'de, 's, A> {
+    /// The payload's deserializer over this state.
+    #[inline(always)]
+    pub(crate) fn rest(&'s mut self) -> Rest<'de, 's, A> {
+        Rest { state: self }
+    }
+}
+
+/// What `Rest` reads: the prefix, the live map and what to tell the payload.
+pub struct RestState<'de, 's, A: MapAccess<'de>> {
     pub(crate) prefix: PrefixReader<'s, 'de>,
     pub(crate) live: A,
-    /// A second tag key in the live rest is an error.
-    pub(crate) tag: Option<&'s str>,
+    /// A second tag key in the live rest is an error. This and `hint` are
+    /// thin pointers: a payload's reader copies them up front for its error
+    /// path, and a `&str` was copied in one 16-byte load from the two 8-byte
+    /// stores that had just written it, which the processor cannot forward.
+    pub(crate) tag: Option<&'s &'static str>,
     /// Told to an `Unknown` payload: which key is the tag.
-    pub(crate) hint: Option<&'s str>,
+    pub(crate) hint: Option<&'s &'static str>,
     /// Keeps the first error of the live map when the payload is read
     /// through the type-erased path, which would flatten it to a message.
     pub(crate) catch: Option<&'s Cell<Option<A::Error>>>,
@@ -73,9 +110,13 @@ pub struct Rest<'de, 's, A: MapAccess<'de>> {
 /// The buffered prefix with its read position. It borrows the buffer,
 /// which stays with the engine: moving a buffer (it has a `Drop`) into
 /// the payload's reader made every move of that reader a `memcpy`.
+///
+/// The cursor is kept as the `Reader` each replayed value is read with,
+/// handed out in place: a reader made afresh of the buffer and the position
+/// for each value was copied in one 16-byte load from the 8-byte store that
+/// had just moved the position, a load the processor cannot forward.
 pub(crate) struct PrefixReader<'b, 'de> {
-    pub(crate) buf: &'b Buffer<'de>,
-    pos: Mark,
+    reader: Reader<'b, 'de>,
     end: usize,
     /// A second stretch read after the first: `[0, then)`.
     then: Option<Mark>,
@@ -85,8 +126,7 @@ impl<'de> Buffer<'de> {
     pub(crate) fn prefix_reader(&self) -> PrefixReader<'_, 'de> {
         let end = self.len();
         PrefixReader {
-            buf: self,
-            pos: Mark::START,
+            reader: self.reader_at(Mark::START),
             end,
             then: None,
         }
@@ -99,8 +139,7 @@ impl<'de> Buffer<'de> {
     /// prefix's end is found where the buffer ends (see `next_key_seed`).
     pub(crate) fn prefix_reader_ended(&self) -> PrefixReader<'_, 'de> {
         PrefixReader {
-            buf: self,
-            pos: Mark::START,
+            reader: self.reader_at(Mark::START),
             end: usize::MAX,
             then: None,
         }
@@ -111,25 +150,28 @@ impl<'de> Buffer<'de> {
     pub(crate) fn prefix_reader_from(&self, start: Mark) -> PrefixReader<'_, 'de> {
         let end = self.len();
         PrefixReader {
-            buf: self,
-            pos: start,
+            reader: self.reader_at(start),
             end,
             then: Some(start),
         }
     }
 }
 
-impl<'de> PrefixReader<'_, 'de> {
+impl<'b, 'de> PrefixReader<'b, 'de> {
+    /// The buffer read.
+    #[inline]
+    pub(crate) fn buf(&self) -> &'b Buffer<'de> {
+        self.reader.buffer()
+    }
+
     // Called for every replayed key and value: kept out of line it costs
     // a call frame per entry.
     #[inline(always)]
-    fn with<R>(&mut self, f: impl FnOnce(&mut Reader<'_, 'de>) -> R) -> R {
-        let mut reader = self.buf.reader_at(self.pos);
-        let out = f(&mut reader);
-        self.pos = reader.position();
-        if self.pos.offset() >= self.end {
+    fn with<R>(&mut self, f: impl FnOnce(&mut Reader<'b, 'de>) -> R) -> R {
+        let out = f(&mut self.reader);
+        if self.reader.position().offset() >= self.end {
             if let Some(then) = self.then.take() {
-                self.pos = Mark::START;
+                self.reader.seek(Mark::START);
                 self.end = then.offset();
             }
         }
@@ -138,18 +180,16 @@ impl<'de> PrefixReader<'_, 'de> {
 
     #[inline]
     fn is_done(&self) -> bool {
-        self.pos.offset() >= self.end
+        self.reader.position().offset() >= self.end
     }
 }
 
 impl<'de, 's, A: MapAccess<'de>> Rest<'de, 's, A> {
     /// Passes errors through unchanged: for a payload read without the
     /// erased layers (`compiled`), which keep them as they are.
-    pub(crate) fn uncaught(self) -> Self {
-        Rest {
-            catch: None,
-            ..self
-        }
+    pub(crate) fn uncaught(mut self) -> Self {
+        self.catch = None;
+        self
     }
 }
 
@@ -166,7 +206,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Rest<'de, '_, A> {
     {
         if !self.prefix.is_done() {
             // Only a `prefix_reader_ended` gets here at the buffer's end.
-            if self.prefix.pos.offset() >= self.prefix.buf.len() {
+            if self.prefix.reader.position().offset() >= self.prefix.buf().len() {
                 return Ok(None);
             }
             self.from_prefix = true;
@@ -178,7 +218,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Rest<'de, '_, A> {
         }
         self.from_prefix = false;
         let out = match self.tag {
-            Some(tag) => self.live.next_key_seed(NotTag { seed, tag }),
+            Some(&tag) => self.live.next_key_seed(NotTag { seed, tag }),
             None => self.live.next_key_seed(seed),
         };
         caught(self.catch, out)
@@ -245,9 +285,9 @@ impl<'de, A: MapAccess<'de>> Rest<'de, '_, A> {
 /// more, for a wrapping map and a string deserializer. Not generic, so not
 /// compiled again for every payload.
 #[inline]
-fn tell_hint(hint: Option<&str>) -> Option<crate::unknown::Told> {
+fn tell_hint(hint: Option<&&str>) -> Option<crate::unknown::Told> {
     match hint {
-        Some(key) if take_wants_hint() => Some(tell_tag_key(key)),
+        Some(&key) if take_wants_hint() => Some(tell_tag_key(key)),
         _ => None,
     }
 }
@@ -274,7 +314,7 @@ impl<'de, A: MapAccess<'de>> Deserializer<'de> for Rest<'de, '_, A> {
         visitor: V,
     ) -> Result<V::Value, A::Error> {
         let (catch, hint) = (self.catch, self.hint);
-        let tag = if hint.is_none() { self.tag } else { None };
+        let tag = if hint.is_none() { self.tag.copied() } else { None };
         let _told = tell_hint(hint);
         // A `match`, not `map_err` with a closure: this is compiled once per
         // payload type, and each closure would be one more function there.

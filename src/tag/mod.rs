@@ -246,6 +246,13 @@ pub trait LiteralTable {
     /// The variant a tag value selects (for a nested child's tag, the
     /// `nested` variant holding it).
     fn lookup(found: Found<'_>) -> Option<u32>;
+    /// `lookup` of a string tag, as a function of its own: the string is
+    /// passed in two registers, where a `Found` is built in memory, copied
+    /// and passed by its address.
+    #[inline]
+    fn lookup_str(found: &str) -> Option<u32> {
+        Self::lookup(Found::Str(found))
+    }
     /// Whether variant `index` is `nested`: its payload reads the tag again.
     #[inline]
     fn is_nested(index: u32) -> bool {

@@ -444,6 +444,8 @@ impl<'de, L: Lookup + 'static> Visitor<'de> for FastTagVisitor<'_, 'de, L> {
 pub(crate) struct TokenVisitor<'a> {
     pub(crate) table: &'a (dyn Lookup + 'static),
     pub(crate) lookup: fn(Found<'_>) -> Option<u32>,
+    /// `LiteralTable::lookup_str`, for the tags that come as strings.
+    pub(crate) lookup_str: fn(&str) -> Option<u32>,
 }
 
 impl TokenVisitor<'_> {
@@ -453,6 +455,15 @@ impl TokenVisitor<'_> {
             table: self.table,
             sink: None,
         }
+    }
+
+    /// A string that is no tag of the table's own (a nested child's, or the
+    /// unknown-tag error), by the shared reader. With nothing to record, a
+    /// borrowed string is read as any other.
+    #[cold]
+    #[inline(never)]
+    fn not_found_str<E: de::Error>(self, v: &str) -> Result<Option<u32>, E> {
+        self.shared().visit_str(v)
     }
 }
 
@@ -473,19 +484,22 @@ impl<'de> Visitor<'de> for TokenVisitor<'_> {
         self.shared().expecting(f)
     }
 
-    #[inline]
+    // The known tag inline, into the format's reader; anything else out of
+    // line (`not_found_str`): inlined whole, the shared reader's path kept
+    // this one a call frame of its own.
+    #[inline(always)]
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Option<u32>, E> {
-        match (self.lookup)(Found::Str(v)) {
+        match (self.lookup_str)(v) {
             Some(index) => Ok(Some(index)),
-            None => self.shared().visit_borrowed_str(v),
+            None => self.not_found_str(v),
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Option<u32>, E> {
-        match (self.lookup)(Found::Str(v)) {
+        match (self.lookup_str)(v) {
             Some(index) => Ok(Some(index)),
-            None => self.shared().visit_str(v),
+            None => self.not_found_str(v),
         }
     }
 
