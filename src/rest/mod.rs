@@ -314,7 +314,11 @@ impl<'de, A: MapAccess<'de>> Deserializer<'de> for Rest<'de, '_, A> {
         visitor: V,
     ) -> Result<V::Value, A::Error> {
         let (catch, hint) = (self.catch, self.hint);
-        let tag = if hint.is_none() { self.tag.copied() } else { None };
+        let tag = if hint.is_none() {
+            self.tag.copied()
+        } else {
+            None
+        };
         let _told = tell_hint(hint);
         // A `match`, not `map_err` with a closure: this is compiled once per
         // payload type, and each closure would be one more function there.
