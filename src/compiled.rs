@@ -436,18 +436,27 @@ where
     fn run((payload, slot): Self::Arg) -> Self::Out {
         // Errors reach the engine unflattened here: no stand-ins needed.
         let c = C::deserialize(payload.uncaught())?;
-        // Asked after the read, which then gets the payload where it lies
-        // (asked before, the payload is kept across the call: +40
-        // instructions per read).
-        // Matched rather than mapped: a closure and `Option::map` would be
-        // compiled once more for every reader.
-        match slot.downcast_ref::<Slot<T>>() {
-            Some(slot) => {
-                slot.set(Some(T::__json_subtypes_upcast(Box::new(c))));
-                Ok(())
-            }
-            None => Err(A::Error::custom(WRONG_SLOT)),
+        // The slot is asked for after the read, which then gets the payload
+        // where it lies (asked before, the payload is kept across the call:
+        // +40 instructions per read).
+        fill::<T, C, A::Error>(slot, c)
+    }
+}
+
+/// Boxes `c` as `T` into `slot`. Matched rather than mapped: a closure and
+/// `Option::map` would be compiled once more for every reader.
+#[inline(always)]
+fn fill<T, C, E>(slot: &dyn Any, c: C) -> Result<(), E>
+where
+    T: ?Sized + Upcast<C> + 'static,
+    E: serde::de::Error,
+{
+    match slot.downcast_ref::<Slot<T>>() {
+        Some(slot) => {
+            slot.set(Some(T::__json_subtypes_upcast(Box::new(c))));
+            Ok(())
         }
+        None => Err(E::custom(WRONG_SLOT)),
     }
 }
 
@@ -473,13 +482,7 @@ where
     fn run((payload, slot): Self::Arg) -> Self::Out {
         // The format's own deserializer: its errors need no stand-ins.
         let c = C::deserialize(payload.into_inner())?;
-        match slot.downcast_ref::<Slot<T>>() {
-            Some(slot) => {
-                slot.set(Some(T::__json_subtypes_upcast(Box::new(c))));
-                Ok(())
-            }
-            None => Err(D::Error::custom(WRONG_SLOT)),
-        }
+        fill::<T, C, D::Error>(slot, c)
     }
 }
 

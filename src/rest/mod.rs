@@ -247,7 +247,10 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Rest<'de, '_, A> {
 /// Keeps the first error for the engine (see `Rest::catch`) and passes a
 /// stand-in up through the erased layers, which would flatten it anyway.
 #[inline(always)]
-fn caught<T, E: de::Error>(catch: Option<&Cell<Option<E>>>, out: Result<T, E>) -> Result<T, E> {
+pub(super) fn caught<T, E: de::Error>(
+    catch: Option<&Cell<Option<E>>>,
+    out: Result<T, E>,
+) -> Result<T, E> {
     // Enums never catch: keep their path a plain pass-through.
     match catch {
         None => out,

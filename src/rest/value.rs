@@ -6,6 +6,8 @@ use core::cell::Cell;
 
 use serde::de::{self, DeserializeSeed, Deserializer, VariantAccess, Visitor};
 
+use super::caught;
+
 /// A whole value as a subtype's payload: every request goes to the value's
 /// own deserializer, and as a variant access it is the variant's content.
 pub(crate) struct ValuePayload<'s, 'de, D: Deserializer<'de>> {
@@ -23,31 +25,6 @@ impl<'de, D: Deserializer<'de>> ValuePayload<'_, 'de, D> {
     #[inline(always)]
     pub(crate) fn into_inner(self) -> D {
         self.deserializer
-    }
-}
-
-/// Keeps the first error in `catch` and passes a stand-in on, as `Rest`
-/// does for the live map.
-#[inline]
-fn caught<T, E: de::Error>(catch: Option<&Cell<Option<E>>>, out: Result<T, E>) -> Result<T, E> {
-    match (catch, out) {
-        (Some(slot), Err(e)) => Err(keep_first(slot, e)),
-        (_, out) => out,
-    }
-}
-
-#[cold]
-fn keep_first<E: de::Error>(slot: &Cell<Option<E>>, e: E) -> E {
-    match slot.take() {
-        Some(first) => {
-            slot.set(Some(first));
-            e
-        }
-        None => {
-            let stand_in = E::custom(format_args!("{e}"));
-            slot.set(Some(e));
-            stand_in
-        }
     }
 }
 
