@@ -1582,7 +1582,7 @@ pub use json_subtypes_macros::json_subtypes;
 pub mod __private {
     pub use crate::dispatch::{
         build_head_first, deserialize, read_known_literal_tag, read_literal_tag, AdjacentKeys,
-        Dispatch, Settings,
+        Enum, Settings, Subtypes,
     };
     pub use crate::fallback::{fallback_holds, FallbackProbe, ProbeAny, ProbeNotAMap};
     pub use crate::object::{Subtype, Upcast};

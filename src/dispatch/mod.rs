@@ -7,9 +7,9 @@
 //! second tag key is an error wherever it comes, including inside the
 //! streamed rest.
 //!
-//! Here are what generated code and the registries call (`Dispatch`,
-//! `Subtypes` and the entry functions); the walk is in `walk`, and the keys
-//! and tag value it reads in `key`.
+//! Here are what generated code and the registries provide and call
+//! (`Subtypes`, `Enum` and the entry functions); the walk is in `walk`,
+//! and the keys and tag value it reads in `key`.
 
 use core::marker::PhantomData;
 
@@ -32,92 +32,216 @@ pub(crate) use self::variant::VariantSeed;
 
 use self::walk::DispatchVisitor;
 
-/// What generated code provides for an annotated enum.
-pub trait Dispatch<'de>: Sized {
-    /// The enum's settings, a constant: a branch on one of them is dropped
-    /// before what it calls is instantiated.
-    const SETTINGS: Settings;
+/// The engine's one view of a set of subtypes: an annotated enum (its
+/// tables constants of generated code, in a zero-sized `Subtypes` type
+/// generated beside it), a trait's registry or a profile (tables built at
+/// run time). Its settings are one value; the rest are the behaviours that
+/// differ between sets. Indexes are the subtypes' positions in the set.
+///
+/// The associated constants are compile-time switches: a set that cannot
+/// have some feature says so, and the walk's branch for it is dropped
+/// before what it calls is instantiated (rustc does that for a constant
+/// condition, not for a method's result).
+pub trait Subtypes<'de>: Sized {
+    /// What reading produces.
+    type Value;
 
-    /// The variant names: for messages in presence mode, and in the
-    /// external and adjacent forms the names the format is told (their
-    /// string tags, as serde's derive writes them).
+    /// The variant names of an enum: for messages, and in the external and
+    /// adjacent forms the names the format is told (their string tags, as
+    /// serde's derive writes them). Empty for a trait object's set.
     const VARIANTS: &'static [&'static str] = &[];
 
-    /// Presence mode: every deciding field, for messages.
+    /// Presence mode: every deciding field of an enum, for messages.
     const FIELDS: &'static [&'static str] = &[];
 
-    /// `as_map`: the internally tagged form is read with `deserialize_map`,
-    /// its keys as strings and its tag with `TAG_REQUEST`, as typetag reads
-    /// it, so formats that do not describe themselves read it back.
-    const AS_MAP: bool = false;
+    /// Whether the adjacently tagged form's tag is a unit variant of an
+    /// enum, as serde's derive writes it (`read_variant_tag`), rather than
+    /// a value read with the request of the tags' kinds.
+    const TAG_IS_VARIANT: bool = false;
 
-    /// `as_map`: the one request every tag is read with (see `TagRequest`).
-    const TAG_REQUEST: TagRequest = TagRequest::Any;
-
-    /// The adjacently tagged form's keys (unused in the other forms).
+    /// An enum's adjacent form (unused in the other forms; a trait's form
+    /// is in its table).
     const ADJACENT: AdjacentKeys = AdjacentKeys {
         fields: &[],
         deny_unknown_fields: false,
     };
 
-    /// `visible`: whether variant `index`'s payload reads the tag entry.
+    /// `as_map`: the object is read with `deserialize_map`, its keys with
+    /// `deserialize_identifier` and its tag with `tag_request`, never
+    /// `deserialize_any` up to the tag, so that formats that do not
+    /// describe themselves (postcard, bincode) read the internally tagged
+    /// form when its tag comes first.
+    const AS_MAP: bool = false;
+
+    /// `as_map` on an enum: the one request every tag is read with.
+    const TAG_REQUEST: TagRequest = TagRequest::Any;
+
+    /// Whether the tag entry may be kept for a subtype (a fallback, a
+    /// `nested` child or a `visible` payload reads it).
+    const MAY_KEEP_TAG: bool = true;
+
+    /// Whether `key` can be `None` (presence mode).
+    const MAY_BE_PRESENCE: bool = true;
+
+    /// Whether `limit` can be `Some`.
+    const MAY_LIMIT: bool = true;
+
+    /// Whether `require_tag_first` can be true.
+    const MAY_REQUIRE_TAG_FIRST: bool = true;
+
+    /// Whether some subtype can be `nested`: without, `build_head` does not
+    /// compile the child's path, which reads every payload once more.
+    const MAY_NEST: bool = true;
+
+    /// Whether `exact_numbers` can be true: without, the walk does not
+    /// compile the text reader.
+    const MAY_BE_EXACT: bool = false;
+
+    /// The set's settings.
+    fn settings(&self) -> &Settings;
+
+    /// Whether subtype `index` is `nested`.
     #[inline]
-    fn is_visible(index: u32) -> bool {
+    fn is_nested(&self, index: u32) -> bool {
         let _ = index;
         false
     }
 
-    /// Whether variant `index` is `nested`.
+    /// `visible`: whether subtype `index` reads the tag entry too.
     #[inline]
-    fn is_nested(index: u32) -> bool {
+    fn is_visible(&self, index: u32) -> bool {
         let _ = index;
         false
     }
 
-    /// Reads a tag value and returns the index of the variant it selects.
-    /// With a sink, an unknown value is recorded there and `Ok(None)` comes
-    /// back; without, it is the unknown-tag error.
-    fn read_tag<D>(tag: D, sink: Option<TagSink<'_, 'de>>) -> Result<Option<u32>, D::Error>
+    /// Reads a tag value: `Ok(Some(index))`, `Ok(None)` for an unknown tag
+    /// recorded in the sink (fallback), or the unknown-tag error.
+    fn read_tag<D>(&self, tag: D, sink: Option<TagSink<'_, 'de>>) -> Result<Option<u32>, D::Error>
     where
         D: Deserializer<'de>;
 
-    /// `read_tag` with nothing to record: generated code for literal tags
-    /// reads it with the reader every table shares.
+    /// `read_tag` with nothing to record: an enum with literal tags reads
+    /// it with the reader every table shares (`read_known_literal_tag`).
     #[inline]
-    fn read_known_tag<D>(tag: D) -> Result<Option<u32>, D::Error>
+    fn read_known_tag<D>(&self, tag: D) -> Result<Option<u32>, D::Error>
     where
         D: Deserializer<'de>,
     {
-        Self::read_tag(tag, None)
+        self.read_tag(tag, None)
     }
 
-    /// Presence mode: the set of variants (bit `i` for variant `i`) that
-    /// list `field` in `when_field`.
+    /// Presence mode: the subtypes (bit `i` for index `i`) that `field` picks.
     #[inline]
-    fn presence(field: &str) -> u128 {
+    fn presence(&self, field: &str) -> u128 {
         let _ = field;
         0
     }
 
-    /// Builds variant `index` from the rest of its object.
-    fn build<P>(index: u32, payload: P) -> Result<Self, <P as Deserializer<'de>>::Error>
+    /// The request tags are read with under `as_map` and in the externally
+    /// and adjacently tagged forms of a trait object, which must also read
+    /// formats that do not describe themselves.
+    #[inline]
+    fn tag_request(&self) -> TagRequest {
+        Self::TAG_REQUEST
+    }
+
+    /// Reads the adjacently tagged form's tag: as a unit variant with
+    /// `TAG_IS_VARIANT`, where with `bare` (the sequence form, as serde's
+    /// derive reads it there) a bare variant name or index is taken too;
+    /// else as any tag.
+    #[inline]
+    fn read_variant_tag<D>(
+        &self,
+        tag: D,
+        sink: Option<TagSink<'_, 'de>>,
+        bare: bool,
+    ) -> Result<Option<u32>, D::Error>
+    where
+        D: Deserializer<'de>,
+    {
+        if Self::TAG_IS_VARIANT {
+            self::variant::read_unit_variant(self, tag, sink, bare)
+        } else {
+            self.read_tag(tag, sink)
+        }
+    }
+
+    /// Presence mode: the deciding fields, for messages.
+    fn fields(&self) -> Vec<&str> {
+        Self::FIELDS.to_vec()
+    }
+
+    /// The name of subtype `index`, for messages.
+    fn subtype_name(&self, index: u32) -> &str {
+        Self::VARIANTS.get(index as usize).copied().unwrap_or("?")
+    }
+
+    /// The name a format is told for variant `index`'s struct content in
+    /// the adjacent form, as serde's derive names it when writing. Only an
+    /// enum has variants; a trait object's payload reads itself.
+    #[inline]
+    fn variant_name(&self, index: u32) -> &'static str {
+        Self::VARIANTS
+            .get(index as usize)
+            .copied()
+            .unwrap_or_default()
+    }
+
+    /// Reads subtype `index` from the rest of the object.
+    fn build<P>(
+        &self,
+        index: u32,
+        payload: P,
+    ) -> Result<Self::Value, <P as Deserializer<'de>>::Error>
     where
         P: Payload<'de>;
 
-    /// Builds the `nested` variant `index`, whose child's tag `head` this
-    /// level has already read, from the rest of the object. Generated code
-    /// hands plain `nested` variants straight to the child's `build_tagged`.
+    /// Reads `nested` subtype `index`, whose child's tag `head` was read
+    /// here, from the rest of the object. Generated code hands a plain
+    /// `nested` variant straight to its child (`Enum::build_tagged`).
     #[inline]
     fn build_head<P>(
+        &self,
         index: u32,
         head: HeadValue<'de>,
         payload: P,
-    ) -> Result<Self, <P as Deserializer<'de>>::Error>
+    ) -> Result<Self::Value, <P as Deserializer<'de>>::Error>
     where
         P: Payload<'de>,
     {
-        build_head_first::<Self, P>(index, head, payload)
+        if Self::MAY_NEST {
+            build_head_first(self, index, head, payload)
+        } else {
+            self.build(index, payload)
+        }
     }
+}
+
+/// `Subtypes::build_head` through the payload's own reader, for a `nested`
+/// subtype that reads the object again (a child with serde attributes of
+/// its own, a registry's): the child is handed its tag entry first.
+pub fn build_head_first<'de, S, P>(
+    subtypes: &S,
+    index: u32,
+    head: HeadValue<'de>,
+    payload: P,
+) -> Result<S::Value, <P as Deserializer<'de>>::Error>
+where
+    S: Subtypes<'de>,
+    P: Payload<'de>,
+{
+    let key = subtypes.settings().key.unwrap_or_default();
+    subtypes.build(index, HeadFirst::new(head, key, payload))
+}
+
+/// What generated code provides for an annotated enum besides its set: the
+/// way to its set, and how a `nested` parent hands it a tag the parent read.
+pub trait Enum<'de>: Sized {
+    /// The enum's set of subtypes (a zero-sized type of generated code).
+    type Subtypes: Subtypes<'de, Value = Self>;
+
+    /// The set, as a constant: it is copied wherever it is used.
+    const SUBTYPES: Self::Subtypes;
 
     /// Builds the variant that `head`, a tag read by an enclosing level,
     /// selects, from the rest of the object. Generated code for literal tags
@@ -130,282 +254,8 @@ pub trait Dispatch<'de>: Sized {
     where
         P: Payload<'de>,
     {
-        let key = Self::SETTINGS.key.unwrap_or_default();
+        let key = Self::SUBTYPES.settings().key.unwrap_or_default();
         deserialize::<Self, _>(HeadFirst::new(head, key, payload))
-    }
-}
-
-/// `Dispatch::build_head` through the serde-derived reader, for a `nested`
-/// variant with serde attributes of its own: the child is handed its tag
-/// entry first and reads the object again.
-pub fn build_head_first<'de, T, P>(
-    index: u32,
-    head: HeadValue<'de>,
-    payload: P,
-) -> Result<T, <P as Deserializer<'de>>::Error>
-where
-    T: Dispatch<'de>,
-    P: Payload<'de>,
-{
-    let key = T::SETTINGS.key.unwrap_or_default();
-    T::build(index, HeadFirst::new(head, key, payload))
-}
-
-/// The engine's view of one set of subtypes: an enum (constant tables from
-/// generated code), a trait's registry or a profile (tables built at run
-/// time). Indexes are the subtypes' positions in the set.
-pub trait Subtypes<'de> {
-    /// What reading produces.
-    type Value;
-
-    /// The set's settings.
-    fn settings(&self) -> &Settings;
-
-    /// Whether subtype `index` is `nested`.
-    fn is_nested(&self, index: u32) -> bool {
-        let _ = index;
-        false
-    }
-
-    /// `visible`: whether subtype `index` reads the tag entry too.
-    fn is_visible(&self, index: u32) -> bool {
-        let _ = index;
-        false
-    }
-
-    /// Reads a tag value: `Ok(Some(index))`, `Ok(None)` for an unknown tag
-    /// recorded in the sink (fallback), or the unknown-tag error.
-    fn read_tag<D>(&self, tag: D, sink: Option<TagSink<'_, 'de>>) -> Result<Option<u32>, D::Error>
-    where
-        D: Deserializer<'de>;
-
-    /// `read_tag` with nothing to record.
-    #[inline]
-    fn read_known_tag<D>(&self, tag: D) -> Result<Option<u32>, D::Error>
-    where
-        D: Deserializer<'de>,
-    {
-        self.read_tag(tag, None)
-    }
-
-    /// Presence mode: the subtypes (bit `i` for index `i`) that `field` picks.
-    fn presence(&self, field: &str) -> u128 {
-        let _ = field;
-        0
-    }
-
-    /// The request tags are read with in the externally and adjacently
-    /// tagged forms, which must also read formats that do not describe
-    /// themselves (`read_tag` asks for any value).
-    fn tag_request(&self) -> TagRequest {
-        TagRequest::Any
-    }
-
-    /// Whether the adjacently tagged form's tag is a unit variant of an
-    /// enum, as serde's derive writes it (`read_variant_tag`), rather than
-    /// a value read with the request of the tags' kinds. A constant, so
-    /// each set compiles one of the two.
-    const TAG_IS_VARIANT: bool = false;
-
-    /// Reads the adjacently tagged form's tag as a unit variant (with
-    /// `TAG_IS_VARIANT`); with `bare` (the sequence form, as serde's derive
-    /// reads it there) a bare variant name or index is taken too.
-    fn read_variant_tag<D>(
-        &self,
-        tag: D,
-        sink: Option<TagSink<'_, 'de>>,
-        bare: bool,
-    ) -> Result<Option<u32>, D::Error>
-    where
-        D: Deserializer<'de>,
-    {
-        let _ = bare;
-        self.read_tag(tag, sink)
-    }
-
-    /// Presence mode: the deciding fields, for messages.
-    fn fields(&self) -> Vec<&str> {
-        Vec::new()
-    }
-
-    /// The name of subtype `index`, for messages.
-    fn subtype_name(&self, index: u32) -> &str;
-
-    /// The name a format is told for variant `index`'s struct content in
-    /// the adjacent form, as serde's derive names it when writing. Only an
-    /// enum has variants; a trait object's payload reads itself.
-    #[inline]
-    fn variant_name(&self, index: u32) -> &'static str {
-        let _ = index;
-        ""
-    }
-
-    /// Whether the tag entry may be kept for a subtype (a fallback, a
-    /// `nested` child or a `visible` payload reads it). A constant, as
-    /// `MAY_BE_EXACT`: an enum with none of them does not compile that path.
-    const MAY_KEEP_TAG: bool = true;
-
-    /// Whether `key` can be `None` (presence mode). A constant, as above.
-    const MAY_BE_PRESENCE: bool = true;
-
-    /// Whether `limit` can be `Some`. A constant, as above.
-    const MAY_LIMIT: bool = true;
-
-    /// Whether `require_tag_first` can be true. A constant, as above.
-    const MAY_REQUIRE_TAG_FIRST: bool = true;
-
-    /// `as_map`: the object is read with `deserialize_map`, its keys with
-    /// `deserialize_identifier` and its tag with `tag_request`, never
-    /// `deserialize_any` up to the tag, so that formats that do not
-    /// describe themselves (postcard, bincode) read the internally tagged
-    /// form when its tag comes first. A constant: a set without it
-    /// compiles the walk as it was.
-    const AS_MAP: bool = false;
-
-    /// Whether `exact_numbers` can be true: a constant, so that for an enum
-    /// without it the walk does not compile the text reader (rustc drops a
-    /// branch on a constant before it instantiates what the branch calls;
-    /// it does not for a method's result).
-    const MAY_BE_EXACT: bool = false;
-
-    /// Reads subtype `index` from the rest of the object.
-    fn build<P>(
-        &self,
-        index: u32,
-        payload: P,
-    ) -> Result<Self::Value, <P as Deserializer<'de>>::Error>
-    where
-        P: Payload<'de>;
-
-    /// Reads `nested` subtype `index`, whose child's tag `head` was read
-    /// here, from the rest of the object.
-    fn build_head<P>(
-        &self,
-        index: u32,
-        head: HeadValue<'de>,
-        payload: P,
-    ) -> Result<Self::Value, <P as Deserializer<'de>>::Error>
-    where
-        P: Payload<'de>,
-    {
-        let key = self.settings().key.unwrap_or_default();
-        self.build(index, HeadFirst::new(head, key, payload))
-    }
-}
-
-/// An annotated enum as a set of subtypes.
-pub struct EnumSubtypes<T>(PhantomData<T>);
-
-impl<T> EnumSubtypes<T> {
-    pub(crate) fn new() -> Self {
-        EnumSubtypes(PhantomData)
-    }
-}
-
-impl<'de, T: Dispatch<'de>> Subtypes<'de> for EnumSubtypes<T> {
-    type Value = T;
-
-    #[inline]
-    fn settings(&self) -> &Settings {
-        &T::SETTINGS
-    }
-
-    #[inline]
-    fn is_nested(&self, index: u32) -> bool {
-        T::is_nested(index)
-    }
-
-    #[inline]
-    fn is_visible(&self, index: u32) -> bool {
-        T::is_visible(index)
-    }
-
-    #[inline]
-    fn read_tag<D>(&self, tag: D, sink: Option<TagSink<'_, 'de>>) -> Result<Option<u32>, D::Error>
-    where
-        D: Deserializer<'de>,
-    {
-        T::read_tag(tag, sink)
-    }
-
-    #[inline]
-    fn read_known_tag<D>(&self, tag: D) -> Result<Option<u32>, D::Error>
-    where
-        D: Deserializer<'de>,
-    {
-        T::read_known_tag(tag)
-    }
-
-    #[inline]
-    fn presence(&self, field: &str) -> u128 {
-        T::presence(field)
-    }
-
-    fn fields(&self) -> Vec<&str> {
-        T::FIELDS.to_vec()
-    }
-
-    const TAG_IS_VARIANT: bool = true;
-
-    #[inline]
-    fn read_variant_tag<D>(
-        &self,
-        tag: D,
-        sink: Option<TagSink<'_, 'de>>,
-        bare: bool,
-    ) -> Result<Option<u32>, D::Error>
-    where
-        D: Deserializer<'de>,
-    {
-        self::variant::read_unit_variant::<T, D>(tag, sink, bare)
-    }
-
-    fn subtype_name(&self, index: u32) -> &str {
-        T::VARIANTS.get(index as usize).copied().unwrap_or("?")
-    }
-
-    #[inline]
-    fn variant_name(&self, index: u32) -> &'static str {
-        T::VARIANTS.get(index as usize).copied().unwrap_or_default()
-    }
-
-    const MAY_BE_EXACT: bool = T::SETTINGS.exact_numbers;
-    const MAY_KEEP_TAG: bool =
-        T::SETTINGS.fallback.is_some() || T::SETTINGS.nested || T::SETTINGS.visible;
-    const MAY_BE_PRESENCE: bool = T::SETTINGS.key.is_none();
-    const MAY_LIMIT: bool = T::SETTINGS.max_buffer.is_some();
-    const MAY_REQUIRE_TAG_FIRST: bool = T::SETTINGS.require_tag_first;
-    const AS_MAP: bool = T::AS_MAP;
-
-    #[inline]
-    fn tag_request(&self) -> TagRequest {
-        T::TAG_REQUEST
-    }
-
-    #[inline]
-    fn build<P: Payload<'de>>(
-        &self,
-        index: u32,
-        payload: P,
-    ) -> Result<T, <P as Deserializer<'de>>::Error> {
-        T::build(index, payload)
-    }
-
-    #[inline]
-    fn build_head<P: Payload<'de>>(
-        &self,
-        index: u32,
-        head: HeadValue<'de>,
-        payload: P,
-    ) -> Result<T, <P as Deserializer<'de>>::Error> {
-        // A constant condition: for an enum without `nested` variants (the
-        // engine never hands it a child's tag) the child's path, which
-        // compiles every payload once more, is not instantiated at all.
-        if T::SETTINGS.nested {
-            T::build_head(index, head, payload)
-        } else {
-            T::build(index, payload)
-        }
     }
 }
 
@@ -413,10 +263,10 @@ impl<'de, T: Dispatch<'de>> Subtypes<'de> for EnumSubtypes<T> {
 #[inline]
 pub fn deserialize<'de, T, D>(deserializer: D) -> Result<T, D::Error>
 where
-    T: Dispatch<'de>,
+    T: Enum<'de>,
     D: Deserializer<'de>,
 {
-    deserialize_with(EnumSubtypes::<T>(PhantomData), deserializer)
+    deserialize_with(T::SUBTYPES, deserializer)
 }
 
 /// Reads one value of `subtypes` from `deserializer`.
@@ -478,7 +328,7 @@ fn name_as_map<E: de::Error>(error: E, name: Option<&'static str>) -> E {
     ))
 }
 
-/// `Dispatch::read_known_tag` for literal tags: the value is read by the
+/// `Subtypes::read_known_tag` for literal tags: the value is read by the
 /// one reader every table shares, with this table's lookup.
 #[inline]
 pub fn read_known_literal_tag<'de, T, D>(deserializer: D) -> Result<Option<u32>, D::Error>
@@ -493,7 +343,7 @@ where
     })
 }
 
-/// `Dispatch::read_tag` for literal tags: looks the value up without
+/// `Subtypes::read_tag` for literal tags: looks the value up without
 /// allocating.
 #[inline]
 pub fn read_literal_tag<'de, T, D>(

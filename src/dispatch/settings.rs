@@ -85,7 +85,7 @@ impl Settings {
     }
 }
 
-/// An enum's adjacent form, written by generated code (`Dispatch::ADJACENT`).
+/// An enum's adjacent form, written by generated code (`Subtypes::ADJACENT`).
 #[derive(Clone, Copy, Debug)]
 pub struct AdjacentKeys {
     /// `[tag, content]`.

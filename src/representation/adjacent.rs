@@ -22,7 +22,7 @@ use serde::ser::{SerializeStruct, Serializer};
 
 use super::{build_from, Bare, BuildSeed, TagSeed, TagValue};
 use crate::buffer::{Buffer, Limit, Mark};
-use crate::dispatch::{Dispatch, Subtypes};
+use crate::dispatch::{Enum, Subtypes};
 use crate::object::Subtype;
 use crate::rest::{duplicate_field, missing_field, RestState};
 use crate::tag::{OwnedLiteral, TagSink};
@@ -93,7 +93,7 @@ impl Form for Adjacent {
     }
 }
 
-/// The form of enum `T`, from its constants.
+/// The form of enum `T`, from the constants of its set.
 pub(crate) struct EnumForm<'de, T>(PhantomData<fn(&'de ()) -> T>);
 
 impl<T> Clone for EnumForm<'_, T> {
@@ -104,13 +104,14 @@ impl<T> Clone for EnumForm<'_, T> {
 
 impl<T> Copy for EnumForm<'_, T> {}
 
-impl<'de, T: Dispatch<'de>> Form for EnumForm<'de, T> {
+impl<'de, T: Enum<'de>> Form for EnumForm<'de, T> {
     #[inline]
     fn get(self) -> Adjacent {
+        let keys = T::Subtypes::ADJACENT;
         Adjacent {
-            name: T::SETTINGS.name,
-            fields: T::ADJACENT.fields,
-            deny_unknown_fields: T::ADJACENT.deny_unknown_fields,
+            name: T::SUBTYPES.settings().name,
+            fields: keys.fields,
+            deny_unknown_fields: keys.deny_unknown_fields,
         }
     }
 }

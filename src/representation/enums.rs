@@ -17,7 +17,7 @@ use serde::de::{
 
 use super::adjacent::{self, EnumForm};
 use crate::buffer::{Buffer, Mark, Reader};
-use crate::dispatch::{Dispatch, EnumSubtypes, VariantSeed};
+use crate::dispatch::{Enum, Subtypes, VariantSeed};
 use crate::tag::TagSink;
 
 /// The adjacently tagged form's tag as serde's derive writes it: a unit
@@ -49,23 +49,24 @@ impl serde::Serialize for UnitVariant {
 /// Reads an enum in the externally tagged form.
 pub fn deserialize_external<'de, T, D>(deserializer: D) -> Result<T, D::Error>
 where
-    T: Dispatch<'de>,
+    T: Enum<'de>,
     D: Deserializer<'de>,
 {
+    let subtypes = T::SUBTYPES;
+    let settings = subtypes.settings();
     // Entering with no hoist key clears it: a replay of our buffer hands
     // this form's entries over in their order.
-    let Some(_level) = crate::state::enter(T::SETTINGS.max_depth, None) else {
+    let Some(_level) = crate::state::enter(settings.max_depth, None) else {
         return Err(D::Error::custom("recursion limit exceeded"));
     };
     // Asked up front only for a fallback, which is handed the variant's
     // tag replayed; a variant's content is read from the format itself.
-    let human_readable = T::SETTINGS
-        .fallback
-        .map(|_| deserializer.is_human_readable());
+    let human_readable = settings.fallback.map(|_| deserializer.is_human_readable());
     deserializer.deserialize_enum(
-        T::SETTINGS.name,
-        T::VARIANTS,
-        ExternalVisitor::<T> {
+        settings.name,
+        T::Subtypes::VARIANTS,
+        ExternalVisitor {
+            subtypes,
             human_readable,
             marker: PhantomData,
         },
@@ -75,51 +76,55 @@ where
 /// Reads an enum in the adjacently tagged form, its keys `T::ADJACENT`.
 pub fn deserialize_adjacent<'de, T, D>(deserializer: D) -> Result<T, D::Error>
 where
-    T: Dispatch<'de>,
+    T: Enum<'de>,
     D: Deserializer<'de>,
 {
-    adjacent::deserialize(EnumSubtypes::<T>::new(), EnumForm::<T>::new(), deserializer)
+    adjacent::deserialize(T::SUBTYPES, EnumForm::<T>::new(), deserializer)
 }
 
-struct ExternalVisitor<T> {
+struct ExternalVisitor<'de, S> {
+    subtypes: S,
     /// The format's `is_human_readable`, with a fallback.
     human_readable: Option<bool>,
-    marker: PhantomData<T>,
+    marker: PhantomData<&'de ()>,
 }
 
-impl<'de, T: Dispatch<'de>> Visitor<'de> for ExternalVisitor<T> {
-    type Value = T;
+impl<'de, S: Subtypes<'de>> Visitor<'de> for ExternalVisitor<'de, S> {
+    type Value = S::Value;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match T::SETTINGS.expecting {
+        let settings = self.subtypes.settings();
+        match settings.expecting {
             Some(expecting) => f.write_str(expecting),
             None => write!(
                 f,
                 "a variant of {}: its tag as a string, or a map with the tag as its single key",
-                T::SETTINGS.name
+                settings.name
             ),
         }
     }
 
-    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<T, A::Error> {
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<S::Value, A::Error> {
+        let subtypes = &self.subtypes;
+        let fallback = subtypes.settings().fallback;
         // An unknown tag is recorded for the fallback, as the key it is.
         let mut kept = Buffer::new();
-        let sink = T::SETTINGS.fallback.map(|_| TagSink {
+        let sink = fallback.map(|_| TagSink {
             buf: &mut kept,
             key: None,
             fallback: true,
             visible: false,
             head: None,
         });
-        let (found, access) = data.variant_seed(VariantSeed::<T>::new(sink))?;
+        let (found, access) = data.variant_seed(VariantSeed::new(subtypes, sink))?;
         let human_readable = self.human_readable.unwrap_or(true);
-        match (found, T::SETTINGS.fallback) {
-            (Some(index), _) => T::build(index, AccessPayload { access }),
+        match (found, fallback) {
+            (Some(index), _) => subtypes.build(index, AccessPayload { access }),
             // The fallback reads a map of that one key and its value.
             (None, Some(fallback)) => {
                 kept.note_human_readable(human_readable);
                 let reached = Cell::new(false);
-                let out = T::build(
+                let out = subtypes.build(
                     fallback,
                     KeyFirst {
                         key: Some(kept.reader_at(Mark::START)),
@@ -133,7 +138,7 @@ impl<'de, T: Dispatch<'de>> Visitor<'de> for ExternalVisitor<T> {
                     // to make an object of: the unknown tag is the error.
                     Err(_) if !reached.get() => {
                         let mut key = kept.reader_at(Mark::START);
-                        T::read_tag(key.next_key::<A::Error>(human_readable), None)?;
+                        subtypes.read_tag(key.next_key::<A::Error>(human_readable), None)?;
                         Err(A::Error::custom("an unknown tag reached no fallback"))
                     }
                     out => out,

@@ -548,7 +548,7 @@ fn shared<'a, 'de, R>(
     visit(TagVisitor { table, sink })
 }
 
-/// `Dispatch::read_tag` for `tag_type` tags: the tag type's own
+/// `Subtypes::read_tag` for `tag_type` tags: the tag type's own
 /// `Deserialize` reads the value, `lookup` compares it with each variant's.
 /// With a sink, the raw value is recorded first so an unreadable or unknown
 /// value can still go to the fallback.

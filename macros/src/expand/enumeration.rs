@@ -125,6 +125,7 @@ fn generate(cont: &Container) -> TokenStream {
     let private = private();
     let item = cont.item;
     let ident = &item.ident;
+    let vis = &item.vis;
     // `#[serde(rename = "...")]` names the enum in messages and to formats.
     let name = cont.serde_name();
     let (_, ty_generics, where_clause) = item.generics.split_for_impl();
@@ -246,7 +247,7 @@ fn generate(cont: &Container) -> TokenStream {
     let known_tag = if cont.attrs.tag_type.is_none() && !cont.is_presence() {
         quote! {
             #[inline]
-            fn read_known_tag<__D>(__tag: __D) -> ::core::result::Result<::core::option::Option<u32>, __D::Error>
+            fn read_known_tag<__D>(&self, __tag: __D) -> ::core::result::Result<::core::option::Option<u32>, __D::Error>
             where
                 __D: #private::serde::Deserializer<'__de>,
             {
@@ -256,14 +257,37 @@ fn generate(cont: &Container) -> TokenStream {
     } else {
         quote!()
     };
-    let is_nested_call = if has_nested {
-        quote!(__is_nested(index))
-    } else {
-        quote!({
-            let _ = index;
-            false
-        })
-    };
+    let is_nested = has_nested.then(|| {
+        quote! {
+            #[inline]
+            fn is_nested(&self, index: u32) -> bool {
+                __is_nested(index)
+            }
+        }
+    });
+    // The switches this enum turns off, so that the walk does not compile
+    // what it can never need (the defaults are a registry's).
+    let mut off = Vec::new();
+    if cont.fallback().is_none() && !has_nested && cont.attrs.visible.is_none() {
+        off.push(quote!(MAY_KEEP_TAG));
+    }
+    if cont.tag_key().is_some() {
+        off.push(quote!(MAY_BE_PRESENCE));
+    }
+    if cont.attrs.max_buffer.is_none() {
+        off.push(quote!(MAY_LIMIT));
+    }
+    if cont.attrs.require_tag_first.is_none() {
+        off.push(quote!(MAY_REQUIRE_TAG_FIRST));
+    }
+    if !has_nested {
+        off.push(quote!(MAY_NEST));
+    }
+    let exact = cont.attrs.exact_numbers.as_ref().map(|_| {
+        quote!(
+            const MAY_BE_EXACT: bool = true;
+        )
+    });
     // In the external and adjacent forms a variant is named by its string
     // tag, as the twin writes it (see `twin_variants`): the name the format
     // is told when the variant is read back must be the one it was told when
@@ -298,20 +322,20 @@ fn generate(cont: &Container) -> TokenStream {
             quote!(#private::serde::Deserialize<'__de>),
         ),
     );
-    // A plain `nested` variant is built through its child's `Dispatch`.
+    // A plain `nested` variant is built through its child's `Enum`.
     let de_generics = bound::with_predicates(
         &de_generics,
         cont.variants
             .iter()
             .filter(|v| v.is_direct_nested())
             .filter_map(|v| v.payload())
-            .map(|ty| syn::parse_quote!(#ty: #private::Dispatch<'__de>))
+            .map(|ty| syn::parse_quote!(#ty: #private::Enum<'__de>))
             .collect(),
     );
     let (de_impl, _, de_where) = de_generics.split_for_impl();
-    let resolved = match apart {
+    let (build_head, build_tagged) = match apart {
         None => resolved_builds(cont),
-        Some(_) => quote!(),
+        Some(_) => (quote!(), quote!()),
     };
     let fallback_check = fallback_check(cont);
     // `visible`: only an enum that says so gets these.
@@ -322,7 +346,7 @@ fn generate(cont: &Container) -> TokenStream {
     } else {
         quote! {
             #[inline]
-            fn is_visible(index: u32) -> bool {
+            fn is_visible(&self, index: u32) -> bool {
                 __visible(index)
             }
         }
@@ -398,32 +422,51 @@ fn generate(cont: &Container) -> TokenStream {
                 }
             }
 
+            const __SETTINGS: #private::Settings = #private::Settings {
+                fallback: #fallback,
+                first_match: #first_match,
+                nested: #has_nested,
+                visible: #visible,
+                max_depth: #max_depth,
+                #max_buffer
+                #require_tag_first
+                #exact_numbers
+                #expecting
+                ..#private::Settings::new(#key, #name)
+            };
+
+            /// The enum's set of subtypes, as the engine reads it: as
+            /// visible as the enum, which names it in `Enum`.
+            #vis struct __Subtypes #generics (::core::marker::PhantomData<fn() -> #ident #ty_generics>) #where_clause;
+
             #[automatically_derived]
-            impl #de_impl #private::Dispatch<'__de> for #ident #ty_generics #de_where {
-                const SETTINGS: #private::Settings = #private::Settings {
-                    fallback: #fallback,
-                    first_match: #first_match,
-                    nested: #has_nested,
-                    visible: #visible,
-                    max_depth: #max_depth,
-                    #max_buffer
-                    #require_tag_first
-                    #exact_numbers
-                    #expecting
-                    ..#private::Settings::new(#key, #name)
-                };
+            impl #de_impl #private::Enum<'__de> for #ident #ty_generics #de_where {
+                type Subtypes = __Subtypes #ty_generics;
+                const SUBTYPES: __Subtypes #ty_generics = __Subtypes(::core::marker::PhantomData);
+                #build_tagged
+            }
+
+            #[automatically_derived]
+            impl #de_impl #private::Subtypes<'__de> for __Subtypes #ty_generics #de_where {
+                type Value = #ident #ty_generics;
                 const VARIANTS: &'static [&'static str] = &[#(#variant_names),*];
                 const FIELDS: &'static [&'static str] = &[#(#presence_fields),*];
+                const TAG_IS_VARIANT: bool = true;
                 #as_map
                 #adjacent
+                #(const #off: bool = false;)*
+                #exact
 
                 #[inline]
-                fn is_nested(index: u32) -> bool {
-                    #is_nested_call
+                fn settings(&self) -> &#private::Settings {
+                    &__SETTINGS
                 }
+
+                #is_nested
 
                 #[inline]
                 fn read_tag<__D>(
+                    &self,
                     __tag: __D,
                     __sink: ::core::option::Option<#private::TagSink<'_, '__de>>,
                 ) -> ::core::result::Result<::core::option::Option<u32>, __D::Error>
@@ -436,19 +479,19 @@ fn generate(cont: &Container) -> TokenStream {
                 #known_tag
 
                 #[inline]
-                fn presence(__field: &str) -> u128 {
+                fn presence(&self, __field: &str) -> u128 {
                     __presence(__field)
                 }
 
                 #[inline]
-                fn build<__P>(__index: u32, __payload: __P) -> ::core::result::Result<Self, <__P as #private::serde::Deserializer<'__de>>::Error>
+                fn build<__P>(&self, __index: u32, __payload: __P) -> ::core::result::Result<#ident #ty_generics, <__P as #private::serde::Deserializer<'__de>>::Error>
                 where
                     __P: #private::Payload<'__de>,
                 {
                     #build_body
                 }
 
-                #resolved
+                #build_head
                 #visible_dispatch
             }
 
@@ -483,16 +526,16 @@ fn fallback_check(cont: &Container) -> TokenStream {
     }
 }
 
-/// Literal tags: a tag read by an enclosing level (`build_tagged`) or by
-/// this one for a `nested` child (`build_head`) is resolved down to its
-/// variant and built from the same rest of the object, with no second walk.
-fn resolved_builds(cont: &Container) -> TokenStream {
+/// Literal tags: a tag read by an enclosing level (`Enum::build_tagged`)
+/// or by this one for a `nested` child (`Subtypes::build_head`) is resolved
+/// down to its variant and built from the same rest of the object, with no
+/// second walk.
+fn resolved_builds(cont: &Container) -> (TokenStream, TokenStream) {
     if cont.attrs.tag_type.is_some() || cont.is_presence() {
-        return quote!();
+        return (quote!(), quote!());
     }
     let private = private();
-    let result =
-        quote!(::core::result::Result<Self, <__P as #private::serde::Deserializer<'__de>>::Error>);
+    let enum_ident = cont.ident();
     let direct = cont
         .variants
         .iter()
@@ -503,8 +546,8 @@ fn resolved_builds(cont: &Container) -> TokenStream {
             let ident = v.ident();
             let ty = v.payload()?;
             Some(quote! {
-                #index => <#ty as #private::Dispatch<'__de>>::build_tagged(__head, __payload)
-                    .map(Self::#ident),
+                #index => <#ty as #private::Enum<'__de>>::build_tagged(__head, __payload)
+                    .map(#enum_ident::#ident),
             })
         })
         .collect::<Vec<_>>();
@@ -514,16 +557,17 @@ fn resolved_builds(cont: &Container) -> TokenStream {
         quote! {
             #[inline]
             fn build_head<__P>(
+                &self,
                 __index: u32,
                 __head: #private::HeadValue<'__de>,
                 __payload: __P,
-            ) -> #result
+            ) -> ::core::result::Result<Self::Value, <__P as #private::serde::Deserializer<'__de>>::Error>
             where
                 __P: #private::Payload<'__de>,
             {
                 match __index {
                     #(#direct)*
-                    _ => #private::build_head_first::<Self, __P>(__index, __head, __payload),
+                    _ => #private::build_head_first(self, __index, __head, __payload),
                 }
             }
         }
@@ -531,25 +575,24 @@ fn resolved_builds(cont: &Container) -> TokenStream {
     if cont.attrs.visible.is_some() {
         // A visible payload reads the tag entry too: the default
         // `build_tagged` hands it over again before the rest.
-        return build_head;
+        return (build_head, quote!());
     }
-    quote! {
-        #build_head
-
+    let build_tagged = quote! {
         #[inline]
         fn build_tagged<__P>(
             __head: #private::HeadValue<'__de>,
             __payload: __P,
-        ) -> #result
+        ) -> ::core::result::Result<Self, <__P as #private::serde::Deserializer<'__de>>::Error>
         where
             __P: #private::Payload<'__de>,
         {
+            let __subtypes = <Self as #private::Enum<'__de>>::SUBTYPES;
             match __lookup(__head.found(), 0) {
                 ::core::option::Option::Some(__index) if <__Table as #private::LiteralTable>::is_nested(__index) => {
-                    <Self as #private::Dispatch<'__de>>::build_head(__index, __head, __payload)
+                    #private::Subtypes::build_head(&__subtypes, __index, __head, __payload)
                 }
                 ::core::option::Option::Some(__index) => {
-                    <Self as #private::Dispatch<'__de>>::build(__index, __payload)
+                    #private::Subtypes::build(&__subtypes, __index, __payload)
                 }
                 // Only a tag this enum claims reaches it; anything else is
                 // read the long way, which reports it.
@@ -558,7 +601,8 @@ fn resolved_builds(cont: &Container) -> TokenStream {
                 ),
             }
         }
-    }
+    };
+    (build_head, build_tagged)
 }
 
 /// The longest struct variant the runtime's `FieldTuple` takes (its tuple
@@ -566,7 +610,7 @@ fn resolved_builds(cont: &Container) -> TokenStream {
 const MAX_FIELDS: usize = 16;
 
 /// The expansion without a twin: a `StructShape` per struct variant, and
-/// the bodies of `Serialize::serialize` and `Dispatch::build`.
+/// the bodies of `Serialize::serialize` and `Subtypes::build`.
 struct Lean {
     shapes: TokenStream,
     write: TokenStream,
@@ -606,6 +650,7 @@ impl Lean {
             return None;
         }
         let private = private();
+        let owner_ident = cont.ident();
         let deny = cont.serde.deny_unknown_fields;
         let mut shapes = Vec::new();
         let mut writes = Vec::new();
@@ -618,14 +663,17 @@ impl Lean {
             match v.style {
                 Style::Unit => {
                     writes.push(quote!(Self::#ident => __s.unit(#name, #index),));
-                    builds
-                        .push(quote!(#index => #private::unit(__payload).map(|()| Self::#ident),));
+                    builds.push(
+                        quote!(#index => #private::unit(__payload).map(|()| #owner_ident::#ident),),
+                    );
                 }
                 Style::Newtype => {
                     writes.push(
                         quote!(Self::#ident(__v) => __s.newtype(#name, #index, #written, __v),),
                     );
-                    builds.push(quote!(#index => #private::newtype(__payload).map(Self::#ident),));
+                    builds.push(
+                        quote!(#index => #private::newtype(__payload).map(#owner_ident::#ident),),
+                    );
                 }
                 Style::Struct => {
                     let shape = format_ident!("__SHAPE{}", index);
@@ -669,7 +717,7 @@ impl Lean {
                         Self::#ident { #(#idents: #bindings),* } => __s.fields(#name, #index, #written, &#shape, (#(#bindings,)*)),
                     });
                     builds.push(quote! {
-                        #index => #private::fields(__payload, &#shape).map(|(#(#idents,)*)| Self::#ident { #(#idents),* }),
+                        #index => #private::fields(__payload, &#shape).map(|(#(#idents,)*)| #owner_ident::#ident { #(#idents),* }),
                     });
                 }
                 Style::Tuple => unreachable!("tuple variants keep the twin"),

@@ -96,7 +96,7 @@ fn chunked_strings(tags: &[(&str, u32)]) -> TokenStream {
     }
 }
 
-/// `__read_tag`, which the generated `Dispatch` calls to read a tag's
+/// `__read_tag`, which the generated `Subtypes` impl calls to read a tag's
 /// value: the signature every kind of tag table shares, around `body`.
 fn read_tag_fn(attrs: TokenStream, body: TokenStream) -> TokenStream {
     let private = private();
