@@ -1581,14 +1581,11 @@ pub use json_subtypes_macros::json_subtypes;
 #[allow(missing_docs)]
 pub mod __private {
     pub use crate::dispatch::{
-        build_head_first, deserialize, read_known_literal_tag, read_literal_tag, AdjacentKeys,
-        Enum, Settings, Subtypes,
+        build_head_first, deserialize, read_literal_tag, AdjacentKeys, Enum, Settings, Subtypes,
     };
     pub use crate::fallback::{fallback_holds, FallbackProbe, ProbeAny, ProbeNotAMap};
     pub use crate::object::{Subtype, Upcast};
-    pub use crate::plain_variants::{
-        fields, newtype, no_variant, unit, FieldRefs, FieldTuple, StructShape,
-    };
+    pub use crate::plain_variants::{fields, no_variant, FieldRefs, FieldTuple, StructShape};
     pub use crate::representation::enums::{
         deserialize_adjacent, deserialize_external, UnitVariant,
     };
@@ -1613,7 +1610,7 @@ pub mod __private {
     };
     pub use crate::tag::{
         check_nested, read_typed_tag, str_chunk, unknown_typed_tag, Claims, Found, HeadValue,
-        Literal, LiteralTable, TagRequest, TagSink, MAX_NESTING,
+        KnownTags, Literal, LiteralTable, TagRequest, TagSink, MAX_NESTING,
     };
     pub use crate::tag_writer::{AsMap, TaggedSerializer, Tagging};
     pub use crate::tagged_one::{FromHierarchy, SubtypeOf};

@@ -61,22 +61,6 @@ impl StructShape {
     }
 }
 
-/// A newtype variant's payload.
-#[inline]
-pub fn newtype<'de, T, P>(payload: P) -> Result<T, <P as Deserializer<'de>>::Error>
-where
-    T: de::Deserialize<'de>,
-    P: Payload<'de>,
-{
-    VariantAccess::newtype_variant::<T>(payload)
-}
-
-/// A unit variant.
-#[inline]
-pub fn unit<'de, P: Payload<'de>>(payload: P) -> Result<(), <P as Deserializer<'de>>::Error> {
-    VariantAccess::unit_variant(payload)
-}
-
 /// A struct variant's fields, as the tuple of their values.
 #[inline]
 pub fn fields<'de, T, P>(

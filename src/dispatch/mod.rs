@@ -7,30 +7,100 @@
 //! second tag key is an error wherever it comes, including inside the
 //! streamed rest.
 //!
-//! Here are what generated code and the registries provide and call
-//! (`Subtypes`, `Enum` and the entry functions); the walk is in `walk`,
-//! and the keys and tag value it reads in `key`.
+//! This file is the description of a set of subtypes that generated code
+//! and the registries provide (`Settings`, `Subtypes`, `Enum`); the engine
+//! that reads one, from the entry points to the payload, is `walk.rs`.
 
-use core::marker::PhantomData;
+use serde::de::Deserializer;
 
-use serde::de::{self, Deserializer};
-
+use crate::buffer::Limit;
 use crate::rest::{HeadFirst, Payload};
-use crate::tag::{
-    FastTagVisitor, HeadValue, LiteralTable, Static, TagRequest, TagSink, TokenVisitor,
-};
+use crate::tag::{HeadValue, KnownTags, TagRequest, TagSink};
 
-mod key;
-mod settings;
 mod string_keys;
 mod variant;
 mod walk;
 
-pub use self::settings::{AdjacentKeys, Settings};
-
 pub(crate) use self::variant::VariantSeed;
 
-use self::walk::DispatchVisitor;
+pub use self::walk::{deserialize, deserialize_with, read_literal_tag};
+
+/// One set's settings: its key, its fallback, its limits and its flags.
+/// Everything else about a set is a behaviour (`Subtypes`).
+#[derive(Clone, Copy, Debug)]
+pub struct Settings {
+    /// The tag key, e.g. `"type"`; `None` in presence mode.
+    pub key: Option<&'static str>,
+    /// The set's name (`Animal`, `dyn Shape`), for messages.
+    pub name: &'static str,
+    /// The fallback's index.
+    pub fallback: Option<u32>,
+    /// `#[serde(expecting = "...")]`: what a value of the wrong type is
+    /// told was expected, instead of our own wording.
+    pub expecting: Option<&'static str>,
+    /// Presence mode: when several subtypes match, the first declared wins
+    /// instead of an error.
+    pub first_match: bool,
+    /// Whether some subtype is `nested` (its payload reads the tag again).
+    pub nested: bool,
+    /// `visible`: whether some subtype's payload reads the tag entry too.
+    pub visible: bool,
+    /// `max_depth = N`: how deeply values may nest, counting the levels
+    /// around this one.
+    pub max_depth: u32,
+    /// `max_buffer = N`: how many bytes of an object may be buffered before
+    /// its tag (in presence mode, of the whole object).
+    pub max_buffer: Option<usize>,
+    /// `require_tag_first`: a key before the tag is an error.
+    pub require_tag_first: bool,
+    /// `exact_numbers`: entries before the tag are recorded from
+    /// serde_json's text where it is the format (see `exact.rs`).
+    pub exact_numbers: bool,
+    /// Whether payloads are read through a type-erased deserializer, whose
+    /// errors would lose their position; the engine then keeps the original.
+    pub erased: bool,
+}
+
+impl Settings {
+    /// A set with key `key` and nothing else said: generated code writes
+    /// what an enum sets and `..Settings::new(key, name)`.
+    pub const fn new(key: Option<&'static str>, name: &'static str) -> Self {
+        Settings {
+            key,
+            name,
+            fallback: None,
+            expecting: None,
+            first_match: false,
+            nested: false,
+            visible: false,
+            max_depth: crate::state::DEFAULT_MAX_DEPTH,
+            max_buffer: None,
+            require_tag_first: false,
+            exact_numbers: false,
+            erased: false,
+        }
+    }
+
+    /// `max_buffer` as the buffer's limit.
+    #[inline]
+    pub(crate) fn limit(&self) -> Option<Limit> {
+        let max = self.max_buffer?;
+        Some(Limit {
+            max,
+            name: self.name,
+            tag: self.key,
+        })
+    }
+}
+
+/// An enum's adjacent form, written by generated code (`Subtypes::ADJACENT`).
+#[derive(Clone, Copy, Debug)]
+pub struct AdjacentKeys {
+    /// `[tag, content]`.
+    pub fields: &'static [&'static str],
+    /// `deny_unknown_fields`: keys beside the two are refused.
+    pub deny_unknown_fields: bool,
+}
 
 /// The engine's one view of a set of subtypes: an annotated enum (its
 /// tables constants of generated code, in a zero-sized `Subtypes` type
@@ -76,6 +146,11 @@ pub trait Subtypes<'de>: Sized {
     /// `as_map` on an enum: the one request every tag is read with.
     const TAG_REQUEST: TagRequest = TagRequest::Any;
 
+    /// An enum's literal tags: with nothing to record, the walk reads the
+    /// tag with the reader every table shares and calls only the table's
+    /// lookup. Without (a registry, `tag_type`), it asks `read_tag`.
+    const KNOWN_TAGS: Option<KnownTags> = None;
+
     /// Whether the tag entry may be kept for a subtype (a fallback, a
     /// `nested` child or a `visible` payload reads it).
     const MAY_KEEP_TAG: bool = true;
@@ -119,16 +194,6 @@ pub trait Subtypes<'de>: Sized {
     fn read_tag<D>(&self, tag: D, sink: Option<TagSink<'_, 'de>>) -> Result<Option<u32>, D::Error>
     where
         D: Deserializer<'de>;
-
-    /// `read_tag` with nothing to record: an enum with literal tags reads
-    /// it with the reader every table shares (`read_known_literal_tag`).
-    #[inline]
-    fn read_known_tag<D>(&self, tag: D) -> Result<Option<u32>, D::Error>
-    where
-        D: Deserializer<'de>,
-    {
-        self.read_tag(tag, None)
-    }
 
     /// Presence mode: the subtypes (bit `i` for index `i`) that `field` picks.
     #[inline]
@@ -257,105 +322,4 @@ pub trait Enum<'de>: Sized {
         let key = Self::SUBTYPES.settings().key.unwrap_or_default();
         deserialize::<Self, _>(HeadFirst::new(head, key, payload))
     }
-}
-
-/// Entry point of a generated `Deserialize` impl.
-#[inline]
-pub fn deserialize<'de, T, D>(deserializer: D) -> Result<T, D::Error>
-where
-    T: Enum<'de>,
-    D: Deserializer<'de>,
-{
-    deserialize_with(T::SUBTYPES, deserializer)
-}
-
-/// Reads one value of `subtypes` from `deserializer`.
-pub fn deserialize_with<'de, S, D>(subtypes: S, deserializer: D) -> Result<S::Value, D::Error>
-where
-    S: Subtypes<'de>,
-    D: Deserializer<'de>,
-{
-    let settings = subtypes.settings();
-    let Some(_level) = crate::state::enter(settings.max_depth, settings.hoist_key()) else {
-        return Err(de::Error::custom("recursion limit exceeded"));
-    };
-    // The type-erased path hands one answer to every value of the payload
-    // (see `erased::deserializer::Crossing`), so it needs the format's now.
-    // Otherwise the format is asked only when something is buffered (see
-    // `Buffer`).
-    let human_readable = settings.erased.then(|| deserializer.is_human_readable());
-    if S::AS_MAP {
-        // Asked once: whether a failed value before the tag may be the
-        // format's refusal of `deserialize_any` (see `walk`).
-        let described = deserializer.is_human_readable();
-        return deserializer.deserialize_map(DispatchVisitor {
-            subtypes,
-            human_readable: human_readable.or(Some(described)),
-            marker: PhantomData,
-        });
-    }
-    let name = settings.key.map(|_| settings.name);
-    // A `match`, not `map_err` with a closure: one copy of `name_as_map` per
-    // format instead of one closure per enum.
-    match deserializer.deserialize_any(DispatchVisitor {
-        subtypes,
-        human_readable,
-        marker: PhantomData,
-    }) {
-        Ok(value) => Ok(value),
-        Err(error) => Err(name_as_map(error, name)),
-    }
-}
-
-/// A format that does not describe itself refuses `deserialize_any`, with
-/// which the internally tagged form starts: its error names `as_map`, the
-/// form such formats read. Found by the format's own words, on the error
-/// path only (a `Deserializer` does not say whether it describes itself);
-/// postcard keeps no message of ours (`WontImplement` stays as it is).
-#[cold]
-#[inline(never)]
-fn name_as_map<E: de::Error>(error: E, name: Option<&'static str>) -> E {
-    let Some(name) = name else {
-        return error;
-    };
-    let text = error.to_string();
-    if !text.contains("deserialize_any") || text.contains("as_map") {
-        return error;
-    }
-    E::custom(format_args!(
-        "{text}: {name} is internally tagged, which this format cannot read back; \
-         add `as_map` to its `#[json_subtypes(...)]` (on a profile, `.as_map()`) to write and read it as a map with the tag first, as typetag does"
-    ))
-}
-
-/// `Subtypes::read_known_tag` for literal tags: the value is read by the
-/// one reader every table shares, with this table's lookup.
-#[inline]
-pub fn read_known_literal_tag<'de, T, D>(deserializer: D) -> Result<Option<u32>, D::Error>
-where
-    T: LiteralTable + 'static,
-    D: Deserializer<'de>,
-{
-    deserializer.deserialize_any(TokenVisitor {
-        table: &Static::<T>(PhantomData),
-        lookup: T::lookup,
-        lookup_str: T::lookup_str,
-    })
-}
-
-/// `Subtypes::read_tag` for literal tags: looks the value up without
-/// allocating.
-#[inline]
-pub fn read_literal_tag<'de, T, D>(
-    deserializer: D,
-    sink: Option<TagSink<'_, 'de>>,
-) -> Result<Option<u32>, D::Error>
-where
-    T: LiteralTable + 'static,
-    D: Deserializer<'de>,
-{
-    deserializer.deserialize_any(FastTagVisitor {
-        table: &Static::<T>(PhantomData),
-        sink,
-    })
 }

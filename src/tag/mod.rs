@@ -17,8 +17,9 @@ mod reader;
 mod requested;
 
 pub(crate) use self::index::{map, Map, TagIndex, TagOwner};
+pub use self::reader::KnownTags;
 pub use self::reader::{read_typed_tag, TagSink};
-pub(crate) use self::reader::{FastTagVisitor, Lookup, Static, TagVisitor, TokenVisitor};
+pub(crate) use self::reader::{FastTagVisitor, Lookup, Static, TagVisitor};
 pub(crate) use self::requested::Requested;
 
 /// The one request a table's tags are read with where the format need not

@@ -435,6 +435,38 @@ impl<'de, L: Lookup + 'static> Visitor<'de> for FastTagVisitor<'_, 'de, L> {
     }
 }
 
+/// A table of literal tags as the engine reads it with nothing to record:
+/// a constant of the set (`Subtypes::KNOWN_TAGS`), so that the walk reads
+/// the tag itself and only the table's lookup, a generated `match`, is
+/// called, through a function pointer.
+#[derive(Clone, Copy)]
+pub struct KnownTags {
+    table: &'static (dyn Lookup + 'static),
+    lookup: fn(Found<'_>) -> Option<u32>,
+    lookup_str: fn(&str) -> Option<u32>,
+}
+
+impl KnownTags {
+    /// Table `T`'s.
+    pub const fn of<T: LiteralTable + 'static>() -> Self {
+        KnownTags {
+            table: &Static::<T>(PhantomData),
+            lookup: T::lookup,
+            lookup_str: T::lookup_str,
+        }
+    }
+
+    /// The reader of one tag value.
+    #[inline]
+    pub(crate) fn visitor(self) -> TokenVisitor<'static> {
+        TokenVisitor {
+            table: self.table,
+            lookup: self.lookup,
+            lookup_str: self.lookup_str,
+        }
+    }
+}
+
 /// The tag reader when nothing is to be recorded (`sink` is `None`): one
 /// for every table, so a format's `deserialize_any` is compiled once for
 /// it instead of once per enum. The table's own lookup, a

@@ -242,21 +242,14 @@ fn generate(cont: &Container) -> TokenStream {
             exact_numbers: ::json_subtypes::__private::exact_numbers_gate!(true),
         )
     });
-    // Literal tags with nothing to record are read by the reader every
-    // table shares, then looked up in `__Table`.
-    let known_tag = if cont.attrs.tag_type.is_none() && !cont.is_presence() {
+    // Literal tags with nothing to record are read by the walk with the
+    // reader every table shares, which calls `__Table`'s lookup.
+    let known_tag = (cont.attrs.tag_type.is_none() && !cont.is_presence()).then(|| {
         quote! {
-            #[inline]
-            fn read_known_tag<__D>(&self, __tag: __D) -> ::core::result::Result<::core::option::Option<u32>, __D::Error>
-            where
-                __D: #private::serde::Deserializer<'__de>,
-            {
-                #private::read_known_literal_tag::<__Table, __D>(__tag)
-            }
+            const KNOWN_TAGS: ::core::option::Option<#private::KnownTags> =
+                ::core::option::Option::Some(#private::KnownTags::of::<__Table>());
         }
-    } else {
-        quote!()
-    };
+    });
     let is_nested = has_nested.then(|| {
         quote! {
             #[inline]
@@ -664,7 +657,7 @@ impl Lean {
                 Style::Unit => {
                     writes.push(quote!(Self::#ident => __s.unit(#name, #index),));
                     builds.push(
-                        quote!(#index => #private::unit(__payload).map(|()| #owner_ident::#ident),),
+                        quote!(#index => #private::serde::de::VariantAccess::unit_variant(__payload).map(|()| #owner_ident::#ident),),
                     );
                 }
                 Style::Newtype => {
@@ -672,7 +665,7 @@ impl Lean {
                         quote!(Self::#ident(__v) => __s.newtype(#name, #index, #written, __v),),
                     );
                     builds.push(
-                        quote!(#index => #private::newtype(__payload).map(#owner_ident::#ident),),
+                        quote!(#index => #private::serde::de::VariantAccess::newtype_variant(__payload).map(#owner_ident::#ident),),
                     );
                 }
                 Style::Struct => {
