@@ -214,6 +214,87 @@ fn the_life_of_one_read_names_what_exists() {
     );
 }
 
+/// The files a path names: one file, or every file of a folder.
+fn named_files(root: &Path, path: &str) -> Vec<String> {
+    let dirs = ["src", "macros/src"];
+    let mut out = Vec::new();
+    for dir in dirs {
+        let full = root.join(dir).join(path);
+        if full.is_file() {
+            out.push(fs::read_to_string(&full).unwrap());
+        } else if full.is_dir() {
+            let mut found = Vec::new();
+            files(&full, None, &mut found);
+            out.extend(found.into_iter().map(|(_, text)| text));
+        }
+    }
+    out
+}
+
+/// ARCHITECTURE.md's "life of one read" goes step by step: a step names
+/// the files it runs code of, and every other name it cites is in one of
+/// them, so each step says truly where its code is.
+#[test]
+fn each_step_of_a_read_is_in_the_files_it_names() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let architecture = fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+    let section = architecture
+        .split("## The life of one read")
+        .nth(1)
+        .unwrap()
+        .split("\n## ")
+        .next()
+        .unwrap();
+    // A numbered step, with its continuation lines.
+    let mut steps: Vec<String> = Vec::new();
+    for line in section.lines() {
+        let numbered = line
+            .split_once(". ")
+            .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+        if numbered {
+            steps.push(line.to_owned());
+        } else if line.starts_with("   ") && !steps.is_empty() {
+            steps.last_mut().unwrap().push_str(line);
+        } else if !line.starts_with("   ") {
+            // Any other line ends a step.
+            steps.push(String::new());
+        }
+    }
+    let mut checked = 0;
+    let mut problems = Vec::new();
+    for step in steps.iter().filter(|s| !s.is_empty()) {
+        let names = cited(step);
+        let paths: Vec<&String> = names
+            .iter()
+            .filter(|n| n.ends_with(".rs") || n.ends_with('/'))
+            .collect();
+        if paths.is_empty() {
+            problems.push(format!("a step names no file: {step}"));
+            continue;
+        }
+        let mut known = BTreeSet::new();
+        for path in &paths {
+            let texts = named_files(root, path);
+            if texts.is_empty() {
+                problems.push(format!("`{path}` is no file of src/ or macros/src/"));
+            }
+            for text in texts {
+                words(&code(&text), &mut known);
+            }
+        }
+        for name in names.iter().filter(|n| !paths.contains(n)) {
+            let parts = name.split("::").flat_map(|p| p.split('.'));
+            if !parts.filter(|p| !p.is_empty()).all(|p| known.contains(p)) {
+                let files: Vec<&str> = paths.iter().map(|p| p.as_str()).collect();
+                problems.push(format!("`{name}` is not in {}", files.join(", ")));
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked >= 15, "only {checked} steps found");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 #[rstest::rstest]
 #[case("use crate::tag::Found;", &["tag"])]
 #[case("crate::buffer::Buffer::new()", &["buffer"])]

@@ -562,27 +562,41 @@ impl<'de, S: Subtypes<'de>> DeserializeSeed<'de> for KnownTagSeed<'_, S> {
 
     #[inline]
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Option<u32>, D::Error> {
-        match (S::KNOWN_TAGS, S::AS_MAP) {
-            (Some(known), false) => deserializer.deserialize_any(known.visitor()),
-            (Some(known), true) => {
+        // Constant conditions, which rustc decides before it instantiates
+        // what a branch calls (a `match` on the `Option` itself it does
+        // not): an enum with literal tags does not compile its `read_tag`
+        // here, nor a registry the shared reader.
+        if const { S::KNOWN_TAGS.is_some() } {
+            let Some(known) = S::KNOWN_TAGS else {
+                return Err(no_known_tags());
+            };
+            if S::AS_MAP {
                 let request = self.subtypes.tag_request();
                 let requested = Requested {
                     deserializer,
                     request,
                 };
-                requested.deserialize_any(known.visitor())
+                return requested.deserialize_any(known.visitor());
             }
-            (None, false) => self.subtypes.read_tag(deserializer, None),
-            (None, true) => {
-                let request = self.subtypes.tag_request();
-                let requested = Requested {
-                    deserializer,
-                    request,
-                };
-                self.subtypes.read_tag(requested, None)
-            }
+            return deserializer.deserialize_any(known.visitor());
         }
+        if S::AS_MAP {
+            let request = self.subtypes.tag_request();
+            let requested = Requested {
+                deserializer,
+                request,
+            };
+            return self.subtypes.read_tag(requested, None);
+        }
+        self.subtypes.read_tag(deserializer, None)
     }
+}
+
+/// The `else` of a condition that holds: not reached.
+#[cold]
+#[inline(never)]
+fn no_known_tags<E: de::Error>() -> E {
+    E::custom("json_subtypes: a set without known tags")
 }
 
 struct TagSeed<'a, 'de, S> {
