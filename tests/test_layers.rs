@@ -295,6 +295,60 @@ fn each_step_of_a_read_is_in_the_files_it_names() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// ARCHITECTURE.md says where the runtime's `unsafe` is: the buffer's
+/// blocks in `buffer/mod.rs` (it says how many), `erased/unwrap.rs` and
+/// `compiled.rs`. A new `unsafe` elsewhere, or another block in the buffer,
+/// fails here until the page says so.
+#[test]
+fn the_unsafe_code_is_where_the_architecture_says() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let architecture = fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+    let mut sources = Vec::new();
+    let mut paths = Vec::new();
+    fn walk(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+        for entry in fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, out);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                out.push(path);
+            }
+        }
+    }
+    walk(&root.join("src"), &mut paths);
+    for path in paths {
+        let name = path.strip_prefix(root.join("src")).unwrap();
+        let name = name.to_str().unwrap().replace('\\', "/");
+        sources.push((name, code(&fs::read_to_string(&path).unwrap())));
+    }
+    let blocks = |text: &str| text.matches("unsafe {").count();
+    let with_unsafe: BTreeSet<&str> = sources
+        .iter()
+        .filter(|(_, text)| text.contains("unsafe"))
+        .map(|(name, _)| name.as_str())
+        .collect();
+    let named: BTreeSet<&str> = ["buffer/mod.rs", "compiled.rs", "erased/unwrap.rs"].into();
+    assert_eq!(with_unsafe, named);
+    for name in &named {
+        assert!(
+            architecture.contains(&format!("`{name}`")) || architecture.contains(name),
+            "ARCHITECTURE.md does not name {name}"
+        );
+    }
+    let buffer = &sources
+        .iter()
+        .find(|(n, _)| n == "buffer/mod.rs")
+        .unwrap()
+        .1;
+    let words = ["no", "one", "two", "three", "four", "five", "six"];
+    let said = format!("{} blocks in", words[blocks(buffer)]);
+    assert!(
+        architecture.replace('\n', " ").contains(&said),
+        "buffer/mod.rs has {} `unsafe` blocks; ARCHITECTURE.md should say \"{said}\"",
+        blocks(buffer)
+    );
+}
+
 #[rstest::rstest]
 #[case("use crate::tag::Found;", &["tag"])]
 #[case("crate::buffer::Buffer::new()", &["buffer"])]
