@@ -486,11 +486,10 @@ where
     T: LiteralTable + 'static,
     D: Deserializer<'de>,
 {
-    deserializer.deserialize_any(TokenVisitor {
-        table: &Static::<T>(PhantomData),
-        lookup: T::lookup,
-        lookup_str: T::lookup_str,
-    })
+    match deserializer.deserialize_any(TokenVisitor::of::<T>()) {
+        Ok(index) => Ok(Some(index)),
+        Err(e) => Err(e),
+    }
 }
 
 /// `Dispatch::read_tag` for literal tags: looks the value up without
