@@ -486,10 +486,9 @@ where
     T: LiteralTable + 'static,
     D: Deserializer<'de>,
 {
-    match deserializer.deserialize_any(TokenVisitor::of::<T>()) {
-        Ok(index) => Ok(Some(index)),
-        Err(e) => Err(e),
-    }
+    deserializer
+        .deserialize_any(TokenVisitor::of::<T>())
+        .map(Some)
 }
 
 /// `Dispatch::read_tag` for literal tags: looks the value up without

@@ -214,14 +214,14 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Rest<'de, '_, A> {
             let out = self
                 .prefix
                 .with(|r| seed.deserialize(r.next_key::<A::Error>(human_readable)));
-            return self.caught(out.map(Some));
+            return caught(self.catch, out.map(Some));
         }
         self.from_prefix = false;
         let out = match self.tag {
             Some(&tag) => self.live.next_key_seed(NotTag { seed, tag }),
             None => self.live.next_key_seed(seed),
         };
-        self.caught(out)
+        caught(self.catch, out)
     }
 
     #[inline(always)]
@@ -230,18 +230,13 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Rest<'de, '_, A> {
         V: DeserializeSeed<'de>,
     {
         let out = if self.from_prefix {
-            self.prefix_value(seed)
+            let human_readable = self.human_readable;
+            self.prefix
+                .with(|r| seed.deserialize(r.next_value::<A::Error>(human_readable)))
         } else {
             self.live.next_value_seed(ParseIgnored(seed))
         };
-        self.caught(out)
-    }
-
-    // A payload's reader asks for each field's value with this: inline, as
-    // the format's own `next_value` is for a plain struct.
-    #[inline(always)]
-    fn next_value<V: de::Deserialize<'de>>(&mut self) -> Result<V, A::Error> {
-        self.next_value_seed(core::marker::PhantomData)
+        caught(self.catch, out)
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -263,16 +258,6 @@ pub(super) fn caught<T, E: de::Error>(
     }
 }
 
-/// The error path of `Rest::caught`.
-#[cold]
-#[inline(never)]
-fn catch_error<E: de::Error>(catch: Option<&Cell<Option<E>>>, e: E) -> E {
-    match catch {
-        None => e,
-        Some(slot) => keep_first(slot, e),
-    }
-}
-
 #[cold]
 fn keep_first<E: de::Error>(slot: &Cell<Option<E>>, e: E) -> E {
     match slot.take() {
@@ -289,28 +274,6 @@ fn keep_first<E: de::Error>(slot: &Cell<Option<E>>, e: E) -> E {
 }
 
 impl<'de, A: MapAccess<'de>> Rest<'de, '_, A> {
-    /// `caught` for one entry: `catch` is looked at only on an error, where
-    /// checked beside every result it cost each entry a load and a branch.
-    #[inline(always)]
-    fn caught<T>(&self, out: Result<T, A::Error>) -> Result<T, A::Error> {
-        match out {
-            Ok(value) => Ok(value),
-            Err(e) => Err(catch_error(self.catch, e)),
-        }
-    }
-
-    /// A value replayed from the prefix, out of line: without it the
-    /// streaming path of `next_value_seed` is small enough for a payload's
-    /// reader to take `next_value` inline (the one call per field the
-    /// tag-first read made to it), and a replayed value is a read of its
-    /// own anyway.
-    #[inline(never)]
-    fn prefix_value<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, A::Error> {
-        let human_readable = self.human_readable;
-        self.prefix
-            .with(|r| seed.deserialize(r.next_value::<A::Error>(human_readable)))
-    }
-
     /// Reads and drops the remaining entries (still refusing a second tag).
     fn drain(&mut self) -> Result<(), A::Error> {
         while self.next_key::<IgnoredAny>()?.is_some() {

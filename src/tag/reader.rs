@@ -474,7 +474,7 @@ impl<T: LiteralTable + 'static> Tokens<T> {
 
 impl TokenVisitor {
     /// The reader of table `T`'s tags.
-    #[inline(always)]
+    #[inline]
     pub(crate) fn of<T: LiteralTable + 'static>() -> Self {
         TokenVisitor {
             fns: &Tokens::<T>::TABLE,
