@@ -20,8 +20,10 @@ pub(crate) const DEFAULT_MAX_DEPTH: u32 = 128;
 struct Engine {
     /// How many dispatch levels are open on this thread, and the innermost
     /// level's limit. We count ourselves so that hostile nesting is an
-    /// error even where the format sets no limit of its own.
-    nesting: Cell<(u32, u32)>,
+    /// error even where the format sets no limit of its own. One word
+    /// (`Nesting`), so a level saves, sets and puts it back with one load
+    /// and one store each.
+    nesting: Cell<Nesting>,
     /// Set by a level just before it hands its visitor to a deserializer:
     /// the tag key it looks for. When that deserializer is a replay of our
     /// own buffer, the replay hands the tag entry over first, so a nested
@@ -32,10 +34,32 @@ struct Engine {
     hoist: Cell<Option<&'static str>>,
 }
 
+/// The depth in the low 32 bits, the limit in the high ones. The depth
+/// never exceeds the limit: `enter` refuses the level that would.
+#[derive(Clone, Copy)]
+struct Nesting(u64);
+
+impl Nesting {
+    #[inline]
+    const fn new(depth: u32, limit: u32) -> Self {
+        Nesting(depth as u64 | (limit as u64) << 32)
+    }
+
+    #[inline]
+    fn depth(self) -> u32 {
+        self.0 as u32
+    }
+
+    #[inline]
+    fn limit(self) -> u32 {
+        (self.0 >> 32) as u32
+    }
+}
+
 thread_local! {
     static ENGINE: Engine = const {
         Engine {
-            nesting: Cell::new((0, DEFAULT_MAX_DEPTH)),
+            nesting: Cell::new(Nesting::new(0, DEFAULT_MAX_DEPTH)),
             hoist: Cell::new(None),
         }
     };
@@ -47,7 +71,7 @@ thread_local! {
 /// replay that is not the engine's own (`Unknown::deserialize_into`,
 /// `Unknown::get`).
 pub(crate) struct Level {
-    nesting: (u32, u32),
+    nesting: Nesting,
     hoist: Option<&'static str>,
 }
 
@@ -68,11 +92,11 @@ impl Drop for Level {
 pub(crate) fn enter(limit: u32, hoist: Option<&'static str>) -> Option<Level> {
     ENGINE.with(|e| {
         let outer = e.nesting.get();
-        let depth = outer.0 + 1;
+        let depth = outer.depth() + 1;
         if depth > limit {
             return None;
         }
-        e.nesting.set((depth, limit));
+        e.nesting.set(Nesting::new(depth, limit));
         Some(Level {
             nesting: outer,
             hoist: e.hoist.replace(hoist),
@@ -97,7 +121,7 @@ pub(crate) fn take_hoist() -> Option<&'static str> {
 #[inline]
 pub(crate) fn remaining() -> u32 {
     ENGINE.with(|e| {
-        let (depth, limit) = e.nesting.get();
-        limit.saturating_sub(depth).max(1)
+        let nesting = e.nesting.get();
+        nesting.limit().saturating_sub(nesting.depth()).max(1)
     })
 }

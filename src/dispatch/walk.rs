@@ -576,9 +576,9 @@ impl<'de, S: Subtypes<'de>> DeserializeSeed<'de> for KnownTagSeed<'_, S> {
                     deserializer,
                     request,
                 };
-                return requested.deserialize_any(known.visitor());
+                return requested.deserialize_any(known.visitor()).map(Some);
             }
-            return deserializer.deserialize_any(known.visitor());
+            return deserializer.deserialize_any(known.visitor()).map(Some);
         }
         if S::AS_MAP {
             let request = self.subtypes.tag_request();

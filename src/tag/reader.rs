@@ -438,32 +438,21 @@ impl<'de, L: Lookup + 'static> Visitor<'de> for FastTagVisitor<'_, 'de, L> {
 /// A table of literal tags as the engine reads it with nothing to record:
 /// a constant of the set (`Subtypes::KNOWN_TAGS`), so that the walk reads
 /// the tag itself and only the table's lookup, a generated `match`, is
-/// called, through a function pointer.
+/// called, through a function pointer. A thin pointer to the table's
+/// constant, so that the reader is handed to the format in one register.
 #[derive(Clone, Copy)]
-pub struct KnownTags {
-    table: &'static (dyn Lookup + 'static),
-    lookup: fn(Found<'_>) -> Option<u32>,
-    lookup_str: fn(&str) -> Option<u32>,
-}
+pub struct KnownTags(&'static TokenTable);
 
 impl KnownTags {
     /// Table `T`'s.
     pub const fn of<T: LiteralTable + 'static>() -> Self {
-        KnownTags {
-            table: &Static::<T>(PhantomData),
-            lookup: T::lookup,
-            lookup_str: T::lookup_str,
-        }
+        KnownTags(&Tokens::<T>::TABLE)
     }
 
     /// The reader of one tag value.
     #[inline]
-    pub(crate) fn visitor(self) -> TokenVisitor<'static> {
-        TokenVisitor {
-            table: self.table,
-            lookup: self.lookup,
-            lookup_str: self.lookup_str,
-        }
+    pub(crate) fn visitor(self) -> TokenVisitor {
+        TokenVisitor { fns: self.0 }
     }
 }
 
@@ -473,18 +462,42 @@ impl KnownTags {
 /// generated `match`, is reached through a function pointer. An unknown
 /// tag is reported from inside the visitor, so the format gives the
 /// error the position of the tag.
-pub(crate) struct TokenVisitor<'a> {
-    pub(crate) table: &'a (dyn Lookup + 'static),
-    pub(crate) lookup: fn(Found<'_>) -> Option<u32>,
-    /// `LiteralTable::lookup_str`, for the tags that come as strings.
-    pub(crate) lookup_str: fn(&str) -> Option<u32>,
+///
+/// Its value is the subtype's index alone: with nothing to record an
+/// unknown tag is an error, never `None`. A `Result<Option<u32>, _>` was
+/// returned through memory as a 4-byte tag beside the 4-byte index and
+/// copied on in one 8-byte load of the two stores that had just written
+/// it, a load the processor cannot forward.
+pub(crate) struct TokenVisitor {
+    /// A thin pointer to the table's constant: the visitor is handed to the
+    /// format's reader in one register, not written to the stack first.
+    fns: &'static TokenTable,
 }
 
-impl TokenVisitor<'_> {
+/// What `TokenVisitor` needs of one table, a constant per table.
+pub(crate) struct TokenTable {
+    table: &'static (dyn Lookup + 'static),
+    lookup: fn(Found<'_>) -> Option<u32>,
+    /// `LiteralTable::lookup_str`, for the tags that come as strings.
+    lookup_str: fn(&str) -> Option<u32>,
+}
+
+/// The home of a table's `TokenTable`.
+struct Tokens<T>(PhantomData<T>);
+
+impl<T: LiteralTable + 'static> Tokens<T> {
+    const TABLE: TokenTable = TokenTable {
+        table: &Static::<T>(PhantomData),
+        lookup: T::lookup,
+        lookup_str: T::lookup_str,
+    };
+}
+
+impl TokenVisitor {
     #[inline]
     fn shared<'de>(&self) -> TagVisitor<'_, 'de> {
         TagVisitor {
-            table: self.table,
+            table: self.fns.table,
             sink: None,
         }
     }
@@ -494,23 +507,34 @@ impl TokenVisitor<'_> {
     /// borrowed string is read as any other.
     #[cold]
     #[inline(never)]
-    fn not_found_str<E: de::Error>(self, v: &str) -> Result<Option<u32>, E> {
-        self.shared().visit_str(v)
+    fn not_found_str<E: de::Error>(self, v: &str) -> Result<u32, E> {
+        known(self.shared().visit_str(v))
+    }
+}
+
+/// The shared reader's answer with no sink, which is never `Ok(None)` (an
+/// unknown tag is then an error); `0` stands in for it all the same, as the
+/// walk reads a missing index.
+#[inline(always)]
+fn known<E>(out: Result<Option<u32>, E>) -> Result<u32, E> {
+    match out {
+        Ok(index) => Ok(index.unwrap_or_default()),
+        Err(e) => Err(e),
     }
 }
 
 macro_rules! token_visits {
     ($($visit:ident($($arg:ident: $ty:ty),*))*) => {
         $(
-            fn $visit<E: de::Error>(self, $($arg: $ty),*) -> Result<Option<u32>, E> {
-                self.shared().$visit($($arg),*)
+            fn $visit<E: de::Error>(self, $($arg: $ty),*) -> Result<u32, E> {
+                known(self.shared().$visit($($arg),*))
             }
         )*
     };
 }
 
-impl<'de> Visitor<'de> for TokenVisitor<'_> {
-    type Value = Option<u32>;
+impl<'de> Visitor<'de> for TokenVisitor {
+    type Value = u32;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.shared().expecting(f)
@@ -520,26 +544,26 @@ impl<'de> Visitor<'de> for TokenVisitor<'_> {
     // line (`not_found_str`): inlined whole, the shared reader's path kept
     // this one a call frame of its own.
     #[inline(always)]
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Option<u32>, E> {
-        match (self.lookup_str)(v) {
-            Some(index) => Ok(Some(index)),
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<u32, E> {
+        match (self.fns.lookup_str)(v) {
+            Some(index) => Ok(index),
             None => self.not_found_str(v),
         }
     }
 
     #[inline(always)]
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Option<u32>, E> {
-        match (self.lookup_str)(v) {
-            Some(index) => Ok(Some(index)),
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<u32, E> {
+        match (self.fns.lookup_str)(v) {
+            Some(index) => Ok(index),
             None => self.not_found_str(v),
         }
     }
 
     #[inline]
-    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Option<u32>, E> {
-        match (self.lookup)(Found::U64(v)) {
-            Some(index) => Ok(Some(index)),
-            None => self.shared().visit_u64(v),
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<u32, E> {
+        match (self.fns.lookup)(Found::U64(v)) {
+            Some(index) => Ok(index),
+            None => known(self.shared().visit_u64(v)),
         }
     }
 
@@ -549,24 +573,24 @@ impl<'de> Visitor<'de> for TokenVisitor<'_> {
         visit_unit() visit_none()
     }
 
-    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Option<u32>, D::Error> {
-        self.shared().visit_some(d)
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<u32, D::Error> {
+        known(self.shared().visit_some(d))
     }
 
-    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<Option<u32>, D::Error> {
-        self.shared().visit_newtype_struct(d)
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<u32, D::Error> {
+        known(self.shared().visit_newtype_struct(d))
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Option<u32>, A::Error> {
-        self.shared().visit_seq(seq)
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<u32, A::Error> {
+        known(self.shared().visit_seq(seq))
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Option<u32>, A::Error> {
-        self.shared().visit_map(map)
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<u32, A::Error> {
+        known(self.shared().visit_map(map))
     }
 
-    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Option<u32>, A::Error> {
-        self.shared().visit_enum(data)
+    fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<u32, A::Error> {
+        known(self.shared().visit_enum(data))
     }
 }
 
