@@ -24,7 +24,7 @@ use serde::ser::{Serialize, SerializeStructVariant, Serializer};
 
 use crate::rest::Payload;
 use crate::tag::Literal;
-use crate::tag_writer::{struct_variant, write_unit, TaggedSerializer, Tagging};
+use crate::tag_writer::{struct_variant, write_unit, Known, Newtype, TaggedSerializer, Tagging};
 
 /// What serde's derive knows of one struct variant.
 pub struct StructShape {
@@ -378,16 +378,11 @@ tuples! {
 }
 
 impl<S: Serializer, T: Tagging> TaggedSerializer<S, T> {
-    /// A newtype variant, as the twin's `serialize_newtype_variant`.
+    /// A newtype variant, as the twin's `serialize_newtype_variant`; `N`
+    /// names it.
     #[inline]
-    pub fn newtype<V: ?Sized + Serialize>(
-        self,
-        name: &'static str,
-        index: u32,
-        variant: &'static str,
-        value: &V,
-    ) -> Result<S::Ok, S::Error> {
-        self.serialize_newtype_variant(name, index, variant, value)
+    pub fn newtype<N: Newtype, V: ?Sized + Serialize>(self, value: &V) -> Result<S::Ok, S::Error> {
+        self.newtype_variant(Known::<N>::new(), value)
     }
 
     /// A unit variant, as the twin's `serialize_unit_variant`.

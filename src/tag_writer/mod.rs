@@ -7,6 +7,7 @@
 //! allocation, no intermediate value. Output is what serde's internally
 //! tagged enums write, so the two are interchangeable on the wire.
 
+use core::cell::OnceCell;
 use core::marker::PhantomData;
 
 use serde::ser::{self, Impossible, Serialize, Serializer};
@@ -20,7 +21,10 @@ mod payload;
 use self::fields::VariantFields;
 pub(crate) use self::fields::{struct_variant, write_unit, Owner, TagEntry};
 pub use self::map_form::AsMap;
+pub(crate) use self::payload::Known;
 pub(crate) use self::payload::PayloadSerializer;
+use self::payload::{Describe, EnumPayload};
+pub use self::payload::{Newtype, NewtypeVariant};
 
 /// What generated code provides to write an enum's tags.
 pub trait Tagging {
@@ -31,6 +35,15 @@ pub trait Tagging {
     /// The tag of variant `index`; `None` for variants written as they are
     /// (fallbacks, presence mode).
     fn tag(index: u32) -> Option<Self::Tag>;
+
+    /// The tag of variant `index` if it is a string (the same as `tag`'s):
+    /// a newtype payload then writes its tag entry with a `&str`, as
+    /// serde's twin does, not through the tag type's `Serialize`.
+    #[inline]
+    fn tag_str(index: u32) -> Option<&'static str> {
+        let _ = index;
+        None
+    }
 
     /// `visible`: whether variant `index`'s payload writes the tag itself,
     /// as its own field named like the tag.
@@ -110,6 +123,42 @@ macro_rules! refuse {
     };
 }
 
+impl<S: Serializer, T: Tagging> TaggedSerializer<S, T> {
+    /// A newtype variant, as serde's `serialize_newtype_variant`, the
+    /// variant described by `D`.
+    #[inline]
+    pub(crate) fn newtype_variant<V: ?Sized + Serialize, D: Describe>(
+        self,
+        variant: D,
+        value: &V,
+    ) -> Result<S::Ok, S::Error> {
+        let described = variant.get();
+        let index = described.index();
+        match T::tag(index) {
+            Some(tag) if T::visible(index) => {
+                let fix = T::VISIBLE_FIX && !T::flattens(index);
+                let visible = T::visible_tags(index);
+                let (name, variant) = described.names();
+                let entry = TagEntry::for_variant(T::KEY, tag, name, variant, visible, fix);
+                value.serialize(PayloadSerializer::<_, _, true> {
+                    inner: self.inner,
+                    entry: &entry,
+                })
+            }
+            Some(tag) => {
+                let cell = OnceCell::new();
+                value.serialize(EnumPayload::<_, T, D> {
+                    inner: self.inner,
+                    tag,
+                    variant,
+                    cell: &cell,
+                })
+            }
+            None => value.serialize(self.inner),
+        }
+    }
+}
+
 impl<S: Serializer, T: Tagging> Serializer for TaggedSerializer<S, T> {
     type Ok = S::Ok;
     type Error = S::Error;
@@ -139,18 +188,7 @@ impl<S: Serializer, T: Tagging> Serializer for TaggedSerializer<S, T> {
         variant: &'static str,
         value: &V,
     ) -> Result<S::Ok, S::Error> {
-        match T::tag(index) {
-            Some(tag) => {
-                let fix = T::VISIBLE_FIX && !T::flattens(index);
-                let visible = T::visible_tags(index);
-                let entry = TagEntry::for_variant(T::KEY, tag, name, variant, visible, fix);
-                value.serialize(PayloadSerializer::<_, _, true> {
-                    inner: self.inner,
-                    entry: &entry,
-                })
-            }
-            None => value.serialize(self.inner),
-        }
+        self.newtype_variant(NewtypeVariant::new(name, index, variant), value)
     }
 
     #[inline]

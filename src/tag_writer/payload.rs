@@ -1,17 +1,23 @@
 //! `PayloadSerializer`: a newtype variant's (or a trait object's) payload
-//! written with the tag entry, and an enum payload's variant entry.
+//! written with the tag entry, and an enum payload's variant entry;
+//! `EnumPayload`: an enum's newtype payload whose tag is not `visible`.
+
+use core::cell::OnceCell;
+use core::marker::PhantomData;
 
 use serde::ser::{
     Error as _, Impossible, Serialize, SerializeMap, SerializeStruct, SerializeStructVariant,
     SerializeTupleVariant, Serializer,
 };
 
-use super::fields::{Fields, TagEntry};
+use super::fields::{field_is_tag, Fields, TagEntry};
+use super::Tagging;
 use crate::owned_value::{Content, ContentSerializer};
 
 /// Serializes a newtype variant's payload with the tag entry first.
 ///
-/// `OWN`: an enum's newtype variant, whose struct payload writes the tag
+/// `OWN`: an enum's newtype variant with a `visible` tag (the others are
+/// `EnumPayload`'s), whose struct payload writes the tag
 /// entry as an `OwnEntry`, so that the format's `serialize_field` for it
 /// is not the one shared by the unit, struct-variant and trailing-tag
 /// writes. With one caller, LLVM inlines it into the payload's write, as
@@ -326,6 +332,264 @@ impl<M: SerializeMap, G: Serialize> SerializeStructVariant for VariantValue<'_, 
         let fields = core::mem::take(&mut self.fields);
         let value = Content::Struct(self.name, fields);
         self.state.map.serialize_value(&value)?;
+        self.state.end()
+    }
+}
+
+/// An enum's newtype payload whose tag is not `visible`: the common case,
+/// written as serde's twin writes it.
+///
+/// Generic over the enum's table, so that in the payload's `serialize` the
+/// tag key is a constant and a field's comparison with it is decided at
+/// compile time, and so that this `serialize` has one call site and LLVM
+/// inlines it into the enum's (a payload type in several enums would
+/// otherwise share one out-of-line copy). A `TagEntry` in its place would
+/// be built by every write and read through a pointer at every field
+/// (`benches/instructions.sh '^ser_'`).
+///
+/// Only a struct payload is written here; any other shape builds the
+/// `TagEntry` in the caller's `cell` and goes to `PayloadSerializer`.
+pub(crate) struct EnumPayload<'a, S, T: Tagging, D> {
+    pub(super) inner: S,
+    pub(super) tag: T::Tag,
+    pub(super) variant: D,
+    pub(super) cell: &'a OnceCell<TagEntry<T::Tag>>,
+}
+
+/// Which newtype variant is written, for messages.
+#[derive(Clone, Copy)]
+pub struct NewtypeVariant {
+    /// The enum's name, as serde's `serialize_newtype_variant` takes it.
+    name: &'static str,
+    index: u32,
+    variant: &'static str,
+}
+
+impl NewtypeVariant {
+    pub const fn new(name: &'static str, index: u32, variant: &'static str) -> Self {
+        NewtypeVariant {
+            name,
+            index,
+            variant,
+        }
+    }
+
+    pub(super) fn index(&self) -> u32 {
+        self.index
+    }
+
+    pub(super) fn names(&self) -> (&'static str, &'static str) {
+        (self.name, self.variant)
+    }
+
+    fn entry<T: Tagging, G>(&self, tag: G) -> TagEntry<G> {
+        let fix = T::VISIBLE_FIX && !T::flattens(self.index);
+        TagEntry::for_variant(T::KEY, tag, self.name, self.variant, None, fix)
+    }
+}
+
+/// A newtype variant named by a type of generated code: its
+/// `NewtypeVariant` is then a constant, and a write carries nothing for
+/// it, so it stores nothing that serde's twin does not (even the address
+/// of a constant would be one store per write).
+pub trait Newtype {
+    const VARIANT: NewtypeVariant;
+}
+
+/// Where an `EnumPayload` finds its `NewtypeVariant`: in a value (serde's
+/// `serialize_newtype_variant`, from a twin) or in a type (`Known`).
+pub(crate) trait Describe: Copy {
+    fn get(self) -> NewtypeVariant;
+}
+
+impl Describe for NewtypeVariant {
+    #[inline]
+    fn get(self) -> NewtypeVariant {
+        self
+    }
+}
+
+pub(crate) struct Known<N>(PhantomData<N>);
+
+impl<N> Known<N> {
+    pub(crate) fn new() -> Self {
+        Known(PhantomData)
+    }
+}
+
+impl<N> Clone for Known<N> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<N> Copy for Known<N> {}
+
+impl<N: Newtype> Describe for Known<N> {
+    #[inline]
+    fn get(self) -> NewtypeVariant {
+        N::VARIANT
+    }
+}
+
+impl<'a, S: Serializer, T: Tagging, D: Describe> EnumPayload<'a, S, T, D> {
+    fn general(self) -> PayloadSerializer<'a, S, T::Tag, true> {
+        let (tag, variant) = (self.tag, self.variant.get());
+        let entry = self.cell.get_or_init(|| variant.entry::<T, _>(tag));
+        PayloadSerializer {
+            inner: self.inner,
+            entry,
+        }
+    }
+}
+
+macro_rules! to_general {
+    ($($method:ident($($arg:ident: $ty:ty),*) -> $ret:ty;)*) => {
+        $(
+            fn $method(self, $($arg: $ty),*) -> Result<$ret, S::Error> {
+                self.general().$method($($arg),*)
+            }
+        )*
+    };
+}
+
+impl<'a, S: Serializer, T: Tagging, D: Describe> Serializer for EnumPayload<'a, S, T, D> {
+    type Ok = S::Ok;
+    type Error = S::Error;
+    type SerializeSeq = Impossible<S::Ok, S::Error>;
+    type SerializeTuple = Impossible<S::Ok, S::Error>;
+    type SerializeTupleStruct = Impossible<S::Ok, S::Error>;
+    type SerializeTupleVariant = VariantValue<'a, S::SerializeMap, T::Tag>;
+    type SerializeMap = Fields<S::SerializeMap, &'a TagEntry<T::Tag>>;
+    type SerializeStruct = EnumFields<S::SerializeStruct, T, D>;
+    type SerializeStructVariant = VariantValue<'a, S::SerializeMap, T::Tag>;
+
+    to_general! {
+        serialize_bool(v: bool) -> S::Ok;
+        serialize_i8(v: i8) -> S::Ok;
+        serialize_i16(v: i16) -> S::Ok;
+        serialize_i32(v: i32) -> S::Ok;
+        serialize_i64(v: i64) -> S::Ok;
+        serialize_i128(v: i128) -> S::Ok;
+        serialize_u8(v: u8) -> S::Ok;
+        serialize_u16(v: u16) -> S::Ok;
+        serialize_u32(v: u32) -> S::Ok;
+        serialize_u64(v: u64) -> S::Ok;
+        serialize_u128(v: u128) -> S::Ok;
+        serialize_f32(v: f32) -> S::Ok;
+        serialize_f64(v: f64) -> S::Ok;
+        serialize_char(v: char) -> S::Ok;
+        serialize_str(v: &str) -> S::Ok;
+        serialize_bytes(v: &[u8]) -> S::Ok;
+        serialize_none() -> S::Ok;
+        serialize_unit() -> S::Ok;
+        serialize_unit_struct(name: &'static str) -> S::Ok;
+        serialize_unit_variant(name: &'static str, index: u32, variant: &'static str) -> S::Ok;
+        serialize_seq(len: Option<usize>) -> Self::SerializeSeq;
+        serialize_tuple(len: usize) -> Self::SerializeTuple;
+        serialize_tuple_struct(name: &'static str, len: usize) -> Self::SerializeTupleStruct;
+        serialize_tuple_variant(
+            name: &'static str, index: u32, variant: &'static str, len: usize
+        ) -> Self::SerializeTupleVariant;
+        serialize_struct_variant(
+            name: &'static str, index: u32, variant: &'static str, len: usize
+        ) -> Self::SerializeStructVariant;
+        serialize_map(len: Option<usize>) -> Self::SerializeMap;
+    }
+
+    fn serialize_some<V: ?Sized + Serialize>(self, value: &V) -> Result<S::Ok, S::Error> {
+        self.general().serialize_some(value)
+    }
+
+    fn serialize_newtype_struct<V: ?Sized + Serialize>(
+        self,
+        _: &'static str,
+        value: &V,
+    ) -> Result<S::Ok, S::Error> {
+        value.serialize(self)
+    }
+
+    fn serialize_newtype_variant<V: ?Sized + Serialize>(
+        self,
+        name: &'static str,
+        index: u32,
+        variant: &'static str,
+        value: &V,
+    ) -> Result<S::Ok, S::Error> {
+        self.general()
+            .serialize_newtype_variant(name, index, variant, value)
+    }
+
+    #[inline]
+    fn serialize_struct(
+        self,
+        name: &'static str,
+        len: usize,
+    ) -> Result<Self::SerializeStruct, S::Error> {
+        let EnumPayload {
+            inner,
+            tag,
+            variant,
+            ..
+        } = self;
+        // The tag is borrowed apart from `self`, which then need not be
+        // kept in memory. (Building the fields first and writing the tag
+        // into them measured 7 instructions more: the `Result` around them
+        // was copied and checked again.)
+        let mut state = inner.serialize_struct(name, len + 1)?;
+        match T::tag_str(variant.get().index) {
+            Some(tag) => state.serialize_field(T::KEY, tag)?,
+            None => state.serialize_field(T::KEY, &OwnEntry(&tag))?,
+        }
+        Ok(EnumFields {
+            state,
+            variant,
+            marker: PhantomData,
+        })
+    }
+
+    fn is_human_readable(&self) -> bool {
+        self.inner.is_human_readable()
+    }
+}
+
+/// The fields of an `EnumPayload`'s struct after its tag.
+pub(crate) struct EnumFields<M, T, D> {
+    state: M,
+    variant: D,
+    marker: PhantomData<T>,
+}
+
+impl<M: SerializeStruct, T: Tagging, D: Describe> EnumFields<M, T, D> {
+    #[cold]
+    #[inline(never)]
+    fn field_is_tag(&self) -> M::Error {
+        field_is_tag(&self.variant.get().entry::<T, _>(()))
+    }
+}
+
+impl<M: SerializeStruct, T: Tagging, D: Describe> SerializeStruct for EnumFields<M, T, D> {
+    type Ok = M::Ok;
+    type Error = M::Error;
+
+    #[inline]
+    fn serialize_field<V: ?Sized + Serialize>(
+        &mut self,
+        key: &'static str,
+        value: &V,
+    ) -> Result<(), M::Error> {
+        if key == T::KEY {
+            return Err(self.field_is_tag());
+        }
+        self.state.serialize_field(key, value)
+    }
+
+    fn skip_field(&mut self, key: &'static str) -> Result<(), M::Error> {
+        self.state.skip_field(key)
+    }
+
+    #[inline]
+    fn end(self) -> Result<M::Ok, M::Error> {
         self.state.end()
     }
 }

@@ -661,9 +661,17 @@ impl Lean {
                     );
                 }
                 Style::Newtype => {
-                    writes.push(
-                        quote!(Self::#ident(__v) => __s.newtype(#name, #index, #written, __v),),
-                    );
+                    // Named by a type: what messages say of the variant
+                    // is then no value carried by the write.
+                    let meta = format_ident!("__Newtype{}", index);
+                    shapes.push(quote! {
+                        struct #meta;
+                        impl #private::Newtype for #meta {
+                            const VARIANT: #private::NewtypeVariant =
+                                #private::NewtypeVariant::new(#name, #index, #written);
+                        }
+                    });
+                    writes.push(quote!(Self::#ident(__v) => __s.newtype::<#meta, _>(__v),));
                     builds.push(
                         quote!(#index => #private::serde::de::VariantAccess::newtype_variant(__payload).map(#owner_ident::#ident),),
                     );

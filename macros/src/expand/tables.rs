@@ -220,6 +220,23 @@ pub(super) fn literal_tables(cont: &Container) -> TokenStream {
         }
         ref value => literal(value),
     });
+    // The string tags again, as `&str`: a newtype payload writes its tag
+    // entry as serde's twin does (`EnumPayload`).
+    let str_arms = cont.variants.iter().enumerate().filter_map(|(index, v)| {
+        let index = index as u32;
+        match &v.tags.first()?.value {
+            TagValue::Str(s) if !v.is_fallback() && !v.is_nested() => {
+                Some(quote!(#index => ::core::option::Option::Some(#s),))
+            }
+            _ => None,
+        }
+    });
+    let tag_str = quote! {
+        match index {
+            #(#str_arms)*
+            _ => ::core::option::Option::None,
+        }
+    };
     let visible = visible_indexes(cont);
     // A visible field may hold an alias too: it reads back to its variant.
     let alias_arms: Vec<TokenStream> = visible
@@ -426,6 +443,11 @@ pub(super) fn literal_tables(cont: &Container) -> TokenStream {
             #[inline]
             fn tag(index: u32) -> ::core::option::Option<#private::Literal> {
                 #tag
+            }
+
+            #[inline]
+            fn tag_str(index: u32) -> ::core::option::Option<&'static str> {
+                #tag_str
             }
 
             #visible_tagging
