@@ -537,9 +537,12 @@ impl<'a, S: Serializer, T: Tagging, D: Describe> Serializer for EnumPayload<'a, 
         // into them measured 7 instructions more: the `Result` around them
         // was copied and checked again.)
         let mut state = inner.serialize_struct(name, len + 1)?;
-        match T::tag_str(variant.get().index) {
-            Some(tag) => state.serialize_field(T::KEY, tag)?,
-            None => state.serialize_field(T::KEY, &OwnEntry(&tag))?,
+        if T::STR_TAGS {
+            // Every variant that reaches here has a string tag.
+            let tag = T::tag_str(variant.get().index).unwrap_or_default();
+            state.serialize_field(T::KEY, tag)?;
+        } else {
+            state.serialize_field(T::KEY, &OwnEntry(&tag))?;
         }
         Ok(EnumFields {
             state,

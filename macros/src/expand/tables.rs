@@ -222,19 +222,29 @@ pub(super) fn literal_tables(cont: &Container) -> TokenStream {
     });
     // The string tags again, as `&str`: a newtype payload writes its tag
     // entry as serde's twin does (`EnumPayload`).
-    let str_arms = cont.variants.iter().enumerate().filter_map(|(index, v)| {
-        let index = index as u32;
-        match &v.tags.first()?.value {
-            TagValue::Str(s) if !v.is_fallback() && !v.is_nested() => {
-                Some(quote!(#index => ::core::option::Option::Some(#s),))
-            }
-            _ => None,
+    let written = || {
+        cont.variants
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| !v.is_fallback() && !v.is_nested() && !v.tags.is_empty())
+    };
+    let str_tags = written().all(|(_, v)| matches!(v.tags[0].value, TagValue::Str(_)));
+    let str_arms = written().filter_map(|(index, v)| match &v.tags[0].value {
+        TagValue::Str(s) => {
+            let index = index as u32;
+            Some(quote!(#index => ::core::option::Option::Some(#s),))
         }
+        _ => None,
     });
     let tag_str = quote! {
-        match index {
-            #(#str_arms)*
-            _ => ::core::option::Option::None,
+        const STR_TAGS: bool = #str_tags;
+
+        #[inline]
+        fn tag_str(index: u32) -> ::core::option::Option<&'static str> {
+            match index {
+                #(#str_arms)*
+                _ => ::core::option::Option::None,
+            }
         }
     };
     let visible = visible_indexes(cont);
@@ -272,6 +282,8 @@ pub(super) fn literal_tables(cont: &Container) -> TokenStream {
                 }
             },
             quote! {
+                const ANY_VISIBLE: bool = true;
+
                 #[inline]
                 fn visible(index: u32) -> bool {
                     __visible(index)
@@ -445,10 +457,7 @@ pub(super) fn literal_tables(cont: &Container) -> TokenStream {
                 #tag
             }
 
-            #[inline]
-            fn tag_str(index: u32) -> ::core::option::Option<&'static str> {
-                #tag_str
-            }
+            #tag_str
 
             #visible_tagging
 
