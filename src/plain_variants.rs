@@ -24,7 +24,7 @@ use serde::ser::{Serialize, SerializeStructVariant, Serializer};
 
 use crate::rest::Payload;
 use crate::tag::Literal;
-use crate::tag_writer::{struct_variant, write_unit, Known, Newtype, TaggedSerializer, Tagging};
+use crate::tag_writer::{struct_variant, write_unit, NewtypeVariant, TaggedSerializer, Tagging};
 
 /// What serde's derive knows of one struct variant.
 pub struct StructShape {
@@ -378,11 +378,14 @@ tuples! {
 }
 
 impl<S: Serializer, T: Tagging> TaggedSerializer<S, T> {
-    /// A newtype variant, as the twin's `serialize_newtype_variant`; `N`
-    /// names it.
+    /// A newtype variant, as the twin's `serialize_newtype_variant`.
     #[inline]
-    pub fn newtype<N: Newtype, V: ?Sized + Serialize>(self, value: &V) -> Result<S::Ok, S::Error> {
-        self.newtype_variant(Known::<N>::new(), value)
+    pub fn newtype<V: ?Sized + Serialize>(
+        self,
+        variant: &'static NewtypeVariant,
+        value: &V,
+    ) -> Result<S::Ok, S::Error> {
+        self.newtype_variant(variant, value)
     }
 
     /// A unit variant, as the twin's `serialize_unit_variant`.

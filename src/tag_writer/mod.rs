@@ -21,10 +21,9 @@ mod payload;
 use self::fields::VariantFields;
 pub(crate) use self::fields::{struct_variant, write_unit, Owner, TagEntry};
 pub use self::map_form::AsMap;
-pub(crate) use self::payload::Known;
+use self::payload::EnumPayload;
+pub use self::payload::NewtypeVariant;
 pub(crate) use self::payload::PayloadSerializer;
-use self::payload::{Describe, EnumPayload};
-pub use self::payload::{Newtype, NewtypeVariant};
 
 /// What generated code provides to write an enum's tags.
 pub trait Tagging {
@@ -36,19 +35,10 @@ pub trait Tagging {
     /// (fallbacks, presence mode).
     fn tag(index: u32) -> Option<Self::Tag>;
 
-    /// Whether every tag written is a string, which `tag_str` gives.
-    /// A constant, so that with it the other writer is not compiled.
+    /// Whether every tag written is a string, which each newtype
+    /// variant's `NewtypeVariant` then holds. A constant, so that with it
+    /// the other writer is not compiled.
     const STR_TAGS: bool = false;
-
-    /// The tag of variant `index` if it is a string (the same as `tag`'s):
-    /// a newtype payload then writes its tag entry with a `&str`, as
-    /// serde's twin does (measured: through the tag type's `Serialize`,
-    /// the same instructions took 1.10x the CPU time).
-    #[inline]
-    fn tag_str(index: u32) -> Option<&'static str> {
-        let _ = index;
-        None
-    }
 
     /// `visible`: whether some variant's payload writes the tag itself.
     /// A constant, so that without one the writer for it is not compiled.
@@ -132,39 +122,60 @@ macro_rules! refuse {
     };
 }
 
+/// How a newtype variant is written: decided by the enum's table alone,
+/// apart from the payload's type, so that what is compiled once per
+/// payload type is only the write itself (no tag value held there, with
+/// its drop flags and unwind paths).
+enum Form {
+    Enum,
+    Visible,
+    Untagged,
+}
+
+fn form<T: Tagging>(index: u32) -> Form {
+    match T::tag(index) {
+        None => Form::Untagged,
+        Some(_) if T::ANY_VISIBLE && T::visible(index) => Form::Visible,
+        Some(_) => Form::Enum,
+    }
+}
+
 impl<S: Serializer, T: Tagging> TaggedSerializer<S, T> {
-    /// A newtype variant, as serde's `serialize_newtype_variant`, the
-    /// variant described by `D`.
+    /// A newtype variant of generated code, described by its constant.
     #[inline]
-    pub(crate) fn newtype_variant<V: ?Sized + Serialize, D: Describe>(
+    pub(crate) fn newtype_variant<V: ?Sized + Serialize>(
         self,
-        variant: D,
+        variant: &'static NewtypeVariant,
         value: &V,
     ) -> Result<S::Ok, S::Error> {
-        let described = variant.get();
-        let index = described.index();
-        match T::tag(index) {
-            Some(tag) if T::ANY_VISIBLE && T::visible(index) => {
-                let fix = T::VISIBLE_FIX && !T::flattens(index);
-                let visible = T::visible_tags(index);
-                let (name, variant) = described.names();
-                let entry = TagEntry::for_variant(T::KEY, tag, name, variant, visible, fix);
-                value.serialize(PayloadSerializer::<_, _, true> {
-                    inner: self.inner,
-                    entry: &entry,
-                })
-            }
-            Some(tag) => {
-                let cell = OnceCell::new();
-                value.serialize(EnumPayload::<_, T, D> {
-                    inner: self.inner,
-                    tag,
-                    variant,
-                    cell: &cell,
-                })
-            }
-            None => value.serialize(self.inner),
+        match form::<T>(variant.index) {
+            Form::Enum => value.serialize(EnumPayload::<_, T> {
+                inner: self.inner,
+                variant,
+                cell: &OnceCell::new(),
+            }),
+            // `form` gives `Visible` only with `ANY_VISIBLE`: without it,
+            // the constant condition leaves the visible writer uncompiled.
+            Form::Visible if T::ANY_VISIBLE => self.visible_newtype(variant, value),
+            Form::Visible | Form::Untagged => value.serialize(self.inner),
         }
+    }
+
+    #[inline]
+    fn visible_newtype<V: ?Sized + Serialize>(
+        self,
+        variant: &'static NewtypeVariant,
+        value: &V,
+    ) -> Result<S::Ok, S::Error> {
+        let index = variant.index;
+        let tag = T::tag(index).expect("a tagged variant");
+        let visible = T::visible_tags(index);
+        let (name, variant) = variant.names();
+        let entry = TagEntry::for_variant(T::KEY, tag, name, variant, visible, T::VISIBLE_FIX);
+        value.serialize(PayloadSerializer::<_, _, true> {
+            inner: self.inner,
+            entry: &entry,
+        })
     }
 }
 
@@ -197,7 +208,18 @@ impl<S: Serializer, T: Tagging> Serializer for TaggedSerializer<S, T> {
         variant: &'static str,
         value: &V,
     ) -> Result<S::Ok, S::Error> {
-        self.newtype_variant(NewtypeVariant::new(name, index, variant), value)
+        match T::tag(index) {
+            Some(tag) => {
+                let fix = T::VISIBLE_FIX && !T::flattens(index);
+                let visible = T::visible_tags(index);
+                let entry = TagEntry::for_variant(T::KEY, tag, name, variant, visible, fix);
+                value.serialize(PayloadSerializer::<_, _, true> {
+                    inner: self.inner,
+                    entry: &entry,
+                })
+            }
+            None => value.serialize(self.inner),
+        }
     }
 
     #[inline]

@@ -220,32 +220,15 @@ pub(super) fn literal_tables(cont: &Container) -> TokenStream {
         }
         ref value => literal(value),
     });
-    // The string tags again, as `&str`: a newtype payload writes its tag
-    // entry as serde's twin does (`EnumPayload`).
-    let written = || {
-        cont.variants
-            .iter()
-            .enumerate()
-            .filter(|(_, v)| !v.is_fallback() && !v.is_nested() && !v.tags.is_empty())
-    };
-    let str_tags = written().all(|(_, v)| matches!(v.tags[0].value, TagValue::Str(_)));
-    let str_arms = written().filter_map(|(index, v)| match &v.tags[0].value {
-        TagValue::Str(s) => {
-            let index = index as u32;
-            Some(quote!(#index => ::core::option::Option::Some(#s),))
-        }
-        _ => None,
-    });
+    // Every written tag a string: each newtype variant's constant holds
+    // its tag as `&str` (`NewtypeVariant`).
+    let str_tags = cont
+        .variants
+        .iter()
+        .filter(|v| !v.is_fallback() && !v.is_nested() && !v.tags.is_empty())
+        .all(|v| matches!(v.tags[0].value, TagValue::Str(_)));
     let tag_str = quote! {
         const STR_TAGS: bool = #str_tags;
-
-        #[inline]
-        fn tag_str(index: u32) -> ::core::option::Option<&'static str> {
-            match index {
-                #(#str_arms)*
-                _ => ::core::option::Option::None,
-            }
-        }
     };
     let visible = visible_indexes(cont);
     // A visible field may hold an alias too: it reads back to its variant.
