@@ -103,10 +103,12 @@ const REPR_SER: &[&str] = &[
 ];
 
 /// The one-field object (`common/small.rs`): ours, serde's twin and the
-/// hand-written tag-first reader that checks nothing (`ProtoPet`).
+/// hand-written tag-first reader that checks nothing (`ProtoPet`), also
+/// with its result boxed as the trait object (the limit of ours dyn).
 const SMALL: &[&str] = &[
     "plain",
     "proto_tag_first",
+    "proto_boxed_tag_first",
     "ours_tag_first",
     "ours_tag_last",
     "serde_tag_first",
@@ -325,6 +327,9 @@ fn small(c: &mut Criterion, i: &Inputs) {
     g.bench_function("plain", |b| b.iter(|| de_small_plain(black_box(&s.plain))));
     g.bench_function("proto_tag_first", |b| {
         b.iter(|| de_small_proto(black_box(&s.first)))
+    });
+    g.bench_function("proto_boxed_tag_first", |b| {
+        b.iter(|| de_small_proto_boxed(black_box(&s.first)))
     });
     for (pos, json) in [("first", &s.first), ("last", &s.last)] {
         g.bench_function(format!("ours_tag_{pos}"), |b| {

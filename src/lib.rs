@@ -1612,7 +1612,7 @@ pub mod __private {
         check_nested, read_typed_tag, str_chunk, unknown_typed_tag, Claims, Found, HeadValue,
         KnownTags, Literal, LiteralTable, TagRequest, TagSink, MAX_NESTING,
     };
-    pub use crate::tag_writer::{AsMap, TaggedSerializer, Tagging};
+    pub use crate::tag_writer::{AsMap, NewtypeVariant, TaggedSerializer, Tagging};
     pub use crate::tagged_one::{FromHierarchy, SubtypeOf};
     pub mod tagged_one {
         pub use crate::tagged_one::{enum_mismatch, take_registered, write_registered};

@@ -24,7 +24,7 @@ use serde::ser::{Serialize, SerializeStructVariant, Serializer};
 
 use crate::rest::Payload;
 use crate::tag::Literal;
-use crate::tag_writer::{struct_variant, write_unit, TaggedSerializer, Tagging};
+use crate::tag_writer::{struct_variant, write_unit, NewtypeVariant, TaggedSerializer, Tagging};
 
 /// What serde's derive knows of one struct variant.
 pub struct StructShape {
@@ -382,12 +382,10 @@ impl<S: Serializer, T: Tagging> TaggedSerializer<S, T> {
     #[inline]
     pub fn newtype<V: ?Sized + Serialize>(
         self,
-        name: &'static str,
-        index: u32,
-        variant: &'static str,
+        variant: &'static NewtypeVariant,
         value: &V,
     ) -> Result<S::Ok, S::Error> {
-        self.serialize_newtype_variant(name, index, variant, value)
+        self.newtype_variant(variant, value)
     }
 
     /// A unit variant, as the twin's `serialize_unit_variant`.

@@ -269,7 +269,7 @@ fn check_visible<E: ser::Error, G: Serialize, V: ?Sized + Serialize>(
 /// A payload field named like the tag where the tag is not `visible` (or,
 /// with `visible`, a second one): the message names what to change.
 #[cold]
-fn field_is_tag<E: ser::Error, G>(entry: &TagEntry<G>) -> E {
+pub(super) fn field_is_tag<E: ser::Error, G>(entry: &TagEntry<G>) -> E {
     let (subject, key) = (entry.subject, entry.key);
     if entry.visible.is_some() {
         return E::custom(format_args!(

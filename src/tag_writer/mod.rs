@@ -7,6 +7,7 @@
 //! allocation, no intermediate value. Output is what serde's internally
 //! tagged enums write, so the two are interchangeable on the wire.
 
+use core::cell::OnceCell;
 use core::marker::PhantomData;
 
 use serde::ser::{self, Impossible, Serialize, Serializer};
@@ -20,6 +21,8 @@ mod payload;
 use self::fields::VariantFields;
 pub(crate) use self::fields::{struct_variant, write_unit, Owner, TagEntry};
 pub use self::map_form::AsMap;
+use self::payload::EnumPayload;
+pub use self::payload::NewtypeVariant;
 pub(crate) use self::payload::PayloadSerializer;
 
 /// What generated code provides to write an enum's tags.
@@ -31,6 +34,15 @@ pub trait Tagging {
     /// The tag of variant `index`; `None` for variants written as they are
     /// (fallbacks, presence mode).
     fn tag(index: u32) -> Option<Self::Tag>;
+
+    /// Whether every tag written is a string, which each newtype
+    /// variant's `NewtypeVariant` then holds. A constant, so that with it
+    /// the other writer is not compiled.
+    const STR_TAGS: bool = false;
+
+    /// `visible`: whether some variant's payload writes the tag itself.
+    /// A constant, so that without one the writer for it is not compiled.
+    const ANY_VISIBLE: bool = false;
 
     /// `visible`: whether variant `index`'s payload writes the tag itself,
     /// as its own field named like the tag.
@@ -108,6 +120,63 @@ macro_rules! refuse {
             }
         )*
     };
+}
+
+/// How a newtype variant is written: decided by the enum's table alone,
+/// apart from the payload's type, so that what is compiled once per
+/// payload type is only the write itself (no tag value held there, with
+/// its drop flags and unwind paths).
+enum Form {
+    Enum,
+    Visible,
+    Untagged,
+}
+
+fn form<T: Tagging>(index: u32) -> Form {
+    match T::tag(index) {
+        None => Form::Untagged,
+        Some(_) if T::ANY_VISIBLE && T::visible(index) => Form::Visible,
+        Some(_) => Form::Enum,
+    }
+}
+
+impl<S: Serializer, T: Tagging> TaggedSerializer<S, T> {
+    /// A newtype variant of generated code, described by its constant.
+    #[inline]
+    pub(crate) fn newtype_variant<V: ?Sized + Serialize>(
+        self,
+        variant: &'static NewtypeVariant,
+        value: &V,
+    ) -> Result<S::Ok, S::Error> {
+        match form::<T>(variant.index) {
+            Form::Enum => value.serialize(EnumPayload::<_, T> {
+                inner: self.inner,
+                variant,
+                cell: &OnceCell::new(),
+            }),
+            // `form` gives `Visible` only with `ANY_VISIBLE`: without it,
+            // the constant condition leaves the visible writer uncompiled.
+            Form::Visible if T::ANY_VISIBLE => self.visible_newtype(variant, value),
+            Form::Visible | Form::Untagged => value.serialize(self.inner),
+        }
+    }
+
+    #[inline]
+    fn visible_newtype<V: ?Sized + Serialize>(
+        self,
+        variant: &'static NewtypeVariant,
+        value: &V,
+    ) -> Result<S::Ok, S::Error> {
+        let index = variant.index;
+        let tag = T::tag(index).expect("a tagged variant");
+        let visible = T::visible_tags(index);
+        let (name, variant) = variant.names();
+        let entry = TagEntry::for_variant(T::KEY, tag, name, variant, visible, T::VISIBLE_FIX);
+        value.serialize(PayloadSerializer::<_, _, true> {
+            inner: self.inner,
+            entry: &entry,
+        })
+    }
 }
 
 impl<S: Serializer, T: Tagging> Serializer for TaggedSerializer<S, T> {

@@ -661,9 +661,19 @@ impl Lean {
                     );
                 }
                 Style::Newtype => {
-                    writes.push(
-                        quote!(Self::#ident(__v) => __s.newtype(#name, #index, #written, __v),),
-                    );
+                    // A constant: a write carries one pointer for the
+                    // variant. The tag is there if it is a string (for
+                    // `Tagging::STR_TAGS`).
+                    let meta = format_ident!("__NEWTYPE{}", index);
+                    let tag = match v.tags.first().map(|t| &t.value) {
+                        Some(TagValue::Str(s)) if !v.is_fallback() && !v.is_nested() => s.clone(),
+                        _ => String::new(),
+                    };
+                    shapes.push(quote! {
+                        const #meta: #private::NewtypeVariant =
+                            #private::NewtypeVariant::new::<__Table>(#name, #index, #written, #tag);
+                    });
+                    writes.push(quote!(Self::#ident(__v) => __s.newtype(&#meta, __v),));
                     builds.push(
                         quote!(#index => #private::serde::de::VariantAccess::newtype_variant(__payload).map(#owner_ident::#ident),),
                     );

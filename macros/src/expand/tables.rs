@@ -220,6 +220,16 @@ pub(super) fn literal_tables(cont: &Container) -> TokenStream {
         }
         ref value => literal(value),
     });
+    // Every written tag a string: each newtype variant's constant holds
+    // its tag as `&str` (`NewtypeVariant`).
+    let str_tags = cont
+        .variants
+        .iter()
+        .filter(|v| !v.is_fallback() && !v.is_nested() && !v.tags.is_empty())
+        .all(|v| matches!(v.tags[0].value, TagValue::Str(_)));
+    let tag_str = quote! {
+        const STR_TAGS: bool = #str_tags;
+    };
     let visible = visible_indexes(cont);
     // A visible field may hold an alias too: it reads back to its variant.
     let alias_arms: Vec<TokenStream> = visible
@@ -255,6 +265,8 @@ pub(super) fn literal_tables(cont: &Container) -> TokenStream {
                 }
             },
             quote! {
+                const ANY_VISIBLE: bool = true;
+
                 #[inline]
                 fn visible(index: u32) -> bool {
                     __visible(index)
@@ -427,6 +439,8 @@ pub(super) fn literal_tables(cont: &Container) -> TokenStream {
             fn tag(index: u32) -> ::core::option::Option<#private::Literal> {
                 #tag
             }
+
+            #tag_str
 
             #visible_tagging
 
