@@ -580,15 +580,11 @@ impl<'de, S: Subtypes<'de>> DeserializeSeed<'de> for KnownTagSeed<'_, S> {
             }
             return deserializer.deserialize_any(known.visitor()).map(Some);
         }
-        if S::AS_MAP {
-            let request = self.subtypes.tag_request();
-            let requested = Requested {
-                deserializer,
-                request,
-            };
-            return self.subtypes.read_tag(requested, None);
-        }
-        self.subtypes.read_tag(deserializer, None)
+        let seed = TagSeed {
+            subtypes: self.subtypes,
+            sink: None,
+        };
+        seed.deserialize(deserializer)
     }
 }
 
