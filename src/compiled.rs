@@ -56,8 +56,8 @@ use serde_json::de::{SliceRead, StrRead};
 
 use crate::buffer::{Replay, ReplayMap};
 use crate::erased::ErasedDeserializer;
-use crate::object::{JsonWriter, Subtype, TaggedJson, Upcast};
 use crate::rest::{Payload, Rest, ValuePayload};
+use crate::subtype::{JsonWriter, Subtype, TaggedJson, Upcast};
 
 use same_type::{Compiled, Erased};
 

@@ -25,8 +25,8 @@ use serde::Serialize;
 
 use crate::compiled::{AnyReaders, Readers};
 use crate::marker::Conversions;
-use crate::object::Upcast;
 use crate::registry::{Described, Entry, Member, Registry, TagPosition, TraitSettings};
+use crate::subtype::Upcast;
 use crate::tag::OwnedLiteral;
 
 /// One annotated impl of a generic trait, registered for one instantiation.

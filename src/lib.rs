@@ -1529,7 +1529,6 @@ mod compiled;
 // Their `pub` items are reached only through `__private`.
 #[allow(missing_docs)]
 mod dispatch;
-mod dyn_entry;
 mod erased;
 mod exact;
 // Both reached only through `__private`.
@@ -1540,7 +1539,7 @@ mod instances;
 #[allow(missing_docs)]
 mod marker;
 mod names;
-mod object;
+mod one_subtype;
 // Reached only through `__private`, and only with the `utoipa` feature.
 #[cfg(feature = "utoipa")]
 mod openapi;
@@ -1559,18 +1558,19 @@ mod rest;
 #[allow(missing_docs)]
 mod schema;
 mod state;
+mod subtype;
 #[allow(missing_docs)]
 mod tag;
 #[allow(missing_docs)]
 mod tag_writer;
-mod tagged_one;
+mod trait_object;
 mod unknown;
 mod visible;
 
-pub use crate::object::{Subtype, Upcast};
+pub use crate::one_subtype::{FromHierarchy, SubtypeOf, Tagged};
 pub use crate::profile::{BuildError, Profile, ProfileBuilder, ProfileSeed, Profiled, TagValue};
 pub use crate::registry::{verify_registry, Registered, RegistryError, TagPosition};
-pub use crate::tagged_one::{FromHierarchy, SubtypeOf, Tagged};
+pub use crate::subtype::{Subtype, Upcast};
 
 pub use crate::unknown::Unknown;
 
@@ -1584,12 +1584,12 @@ pub mod __private {
         build_head_first, deserialize, read_literal_tag, AdjacentKeys, Enum, Settings, Subtypes,
     };
     pub use crate::fallback::{fallback_holds, FallbackProbe, ProbeAny, ProbeNotAMap};
-    pub use crate::object::{Subtype, Upcast};
     pub use crate::plain_variants::{fields, no_variant, FieldRefs, FieldTuple, StructShape};
     pub use crate::representation::enums::{
         deserialize_adjacent, deserialize_external, UnitVariant,
     };
     pub use crate::rest::{HeadFirst, Payload, VariantDeserializer};
+    pub use crate::subtype::{Subtype, Upcast};
     pub use json_subtypes_macros::__JsonSubtypes;
     pub mod compiled {
         pub use crate::compiled::{compiled, compiled_wrapped, readers, readers_wrapped, Readers};
@@ -1602,9 +1602,7 @@ pub mod __private {
         pub use crate::instances::schema_name;
         pub use crate::instances::{build, registry, Instance};
     }
-    pub use crate::dyn_entry::{
-        deserialize_marked, deserialize_registered, serialize_marked, serialize_registered,
-    };
+    pub use crate::one_subtype::{FromHierarchy, SubtypeOf};
     pub use crate::registry::{
         Described, Entry, Registered, Registry, SchemaSubtype, TraitSettings,
     };
@@ -1613,9 +1611,11 @@ pub mod __private {
         KnownTags, Literal, LiteralTable, TagRequest, TagSink, MAX_NESTING,
     };
     pub use crate::tag_writer::{AsMap, NewtypeVariant, TaggedSerializer, Tagging};
-    pub use crate::tagged_one::{FromHierarchy, SubtypeOf};
-    pub mod tagged_one {
-        pub use crate::tagged_one::{enum_mismatch, take_registered, write_registered};
+    pub use crate::trait_object::{
+        deserialize_marked, deserialize_registered, serialize_marked, serialize_registered,
+    };
+    pub mod one_subtype {
+        pub use crate::one_subtype::{enum_mismatch, take_registered, write_registered};
     }
     pub use erased_serde;
     pub use inventory;
@@ -1624,8 +1624,8 @@ pub mod __private {
     pub use crate::__json_subtypes_schema as schema_gate;
     #[cfg(feature = "schemars")]
     pub mod schema {
-        pub use crate::dyn_entry::registered_schema as registered;
         pub use crate::schema::*;
+        pub use crate::trait_object::registered_schema as registered;
     }
     pub use crate::__json_subtypes_exact_numbers as exact_numbers_gate;
     pub use crate::__json_subtypes_utoipa as utoipa_gate;

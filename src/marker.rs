@@ -16,7 +16,7 @@ use core::any::Any;
 use core::marker::PhantomData;
 use std::sync::Arc;
 
-use crate::object::Upcast;
+use crate::subtype::Upcast;
 
 /// Turns a `Box<dyn Any>` holding the registered type into the marked
 /// object; `None` if it holds another type.

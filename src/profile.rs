@@ -12,9 +12,9 @@ use serde::de::{DeserializeOwned, DeserializeSeed, Deserializer};
 use serde::ser::{Serialize, Serializer};
 
 use crate::compiled::AnyReaders;
-use crate::object::{Subtype, Upcast};
 use crate::registry::{Described, Member, Registered, Registry, TagPosition};
 use crate::representation::Representation;
+use crate::subtype::{Subtype, Upcast};
 use crate::tag::OwnedLiteral;
 
 /// A tag value given to [`ProfileBuilder::subtype`]: a string, an integer

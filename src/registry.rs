@@ -29,8 +29,8 @@ use serde::de::{self, Deserializer};
 use crate::compiled::{Readers, Slot};
 use crate::dispatch::deserialize_with;
 use crate::marker::Conversions;
-use crate::object::Subtype;
 use crate::representation::{adjacent, external, Representation};
+use crate::subtype::Subtype;
 use crate::tag::Literal;
 
 /// One registered subtype of a trait, as the impl attribute writes it (its

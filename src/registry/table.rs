@@ -12,8 +12,8 @@ use super::{Described, Entry, TraitSettings};
 use crate::compiled::{write_json, AnyReaders, AnyValue};
 use crate::dispatch::Settings;
 use crate::marker::Conversions;
-use crate::object::Subtype;
 use crate::representation::{adjacent, external, Adjacent, Bare, Representation};
+use crate::subtype::Subtype;
 use crate::tag::{map, Found, Literal, Lookup, Map, OwnedLiteral, TagIndex, TagOwner, TagRequest};
 use crate::tag_writer::{AsMap, Owner, PayloadSerializer, TagEntry};
 

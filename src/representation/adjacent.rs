@@ -23,8 +23,8 @@ use serde::ser::{SerializeStruct, Serializer};
 use super::{build_from, Bare, BuildSeed, TagSeed, TagValue};
 use crate::buffer::{Buffer, Limit, Mark};
 use crate::dispatch::{Enum, Subtypes};
-use crate::object::Subtype;
 use crate::rest::{duplicate_field, missing_field, RestState};
+use crate::subtype::Subtype;
 use crate::tag::{OwnedLiteral, TagSink};
 
 /// The two keys of the adjacent form, as serde's struct requests want

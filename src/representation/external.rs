@@ -14,7 +14,7 @@ use serde::ser::{SerializeMap, Serializer};
 use super::{build_from, Bare, BuildSeed, TagSeed, TagValue};
 use crate::buffer::{Buffer, Mark, Reader};
 use crate::dispatch::Subtypes;
-use crate::object::Subtype;
+use crate::subtype::Subtype;
 use crate::tag::{OwnedLiteral, TagSink};
 
 /// Writes `value` as the one entry of a map, under `tag`.

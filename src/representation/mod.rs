@@ -17,8 +17,8 @@ use serde::ser::Serialize;
 
 use crate::compiled::{AnyValue, WriteBare};
 use crate::dispatch::Subtypes;
-use crate::object::Subtype;
 use crate::rest::ValuePayload;
+use crate::subtype::Subtype;
 pub(crate) use crate::tag::Requested;
 use crate::tag::{OwnedLiteral, TagSink};
 

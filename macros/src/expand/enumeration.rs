@@ -346,7 +346,7 @@ fn generate(cont: &Container) -> TokenStream {
     };
     // `JsonSchema`, kept only when the runtime's `schemars` feature is on.
     let schema = super::schema::generate(cont);
-    let tagged_one = super::tagged_one::generate(cont);
+    let one_subtype = super::one_subtype::generate(cont);
 
     // Without serde attributes that change how a variant's content is read
     // or written, no twin: variants are built and written by the runtime's
@@ -489,7 +489,7 @@ fn generate(cont: &Container) -> TokenStream {
             }
 
             #schema
-            #tagged_one
+            #one_subtype
 
             #fallback_check
         };

@@ -370,7 +370,7 @@ pub fn expand_impl(imp: &Impl, item: &ItemImpl) -> TokenStream {
             checks.push(quote_spanned! {span=>
                 impl #private::SubtypeOf<#object> for #self_ty {
                     fn __json_subtypes_write<__S: #private::serde::Serializer>(&self, __serializer: __S) -> ::core::result::Result<__S::Ok, __S::Error> {
-                        #private::tagged_one::write_registered::<#object, Self, __S>(self, __serializer)
+                        #private::one_subtype::write_registered::<#object, Self, __S>(self, __serializer)
                     }
                 }
 
@@ -378,7 +378,7 @@ pub fn expand_impl(imp: &Impl, item: &ItemImpl) -> TokenStream {
                     type __Read = ::std::boxed::Box<#object>;
 
                     fn __json_subtypes_take<__E: #private::serde::de::Error>(__read: Self::__Read) -> ::core::result::Result<Self, __E> {
-                        #private::tagged_one::take_registered::<#object, Self>(__read).map_err(__E::custom)
+                        #private::one_subtype::take_registered::<#object, Self>(__read).map_err(__E::custom)
                     }
                 }
             });

@@ -4,9 +4,9 @@
 mod bound;
 mod enumeration;
 mod instances;
+mod one_subtype;
 pub(crate) mod schema;
 mod tables;
-mod tagged_one;
 mod traits;
 
 use proc_macro2::TokenStream;

@@ -357,12 +357,12 @@ pub fn expand_impl(args: TokenStream, item: ItemImpl) -> TokenStream {
     let fields = imp.attrs.when_fields.iter();
     let aliases = imp.tags.iter().skip(1).map(|t| literal(&t.value));
     // `Tagged`: the type written and read alone as `dyn Trait` would.
-    // A named type only, as for enum payloads (see `expand::tagged_one`).
-    let tagged_one = match self_ty {
+    // A named type only, as for enum payloads (see `expand::one_subtype`).
+    let one_subtype = match self_ty {
         syn::Type::Path(p) if p.qself.is_none() => quote! {
             impl #private::SubtypeOf<dyn #trait_path> for #self_ty {
                 fn __json_subtypes_write<__S: #private::serde::Serializer>(&self, __serializer: __S) -> ::core::result::Result<__S::Ok, __S::Error> {
-                    #private::tagged_one::write_registered::<dyn #trait_path, Self, __S>(self, __serializer)
+                    #private::one_subtype::write_registered::<dyn #trait_path, Self, __S>(self, __serializer)
                 }
             }
 
@@ -370,7 +370,7 @@ pub fn expand_impl(args: TokenStream, item: ItemImpl) -> TokenStream {
                 type __Read = ::std::boxed::Box<dyn #trait_path>;
 
                 fn __json_subtypes_take<__E: #private::serde::de::Error>(__read: Self::__Read) -> ::core::result::Result<Self, __E> {
-                    #private::tagged_one::take_registered::<dyn #trait_path, Self>(__read).map_err(__E::custom)
+                    #private::one_subtype::take_registered::<dyn #trait_path, Self>(__read).map_err(__E::custom)
                 }
             }
         },
@@ -385,7 +385,7 @@ pub fn expand_impl(args: TokenStream, item: ItemImpl) -> TokenStream {
 
         #[allow(deprecated, non_upper_case_globals, clippy::all, clippy::pedantic)]
         const _: () = {
-            #tagged_one
+            #one_subtype
 
             // A clear error when the trait has no `#[json_subtypes]`.
             fn __json_subtypes_assert_registered<__T: ?Sized + #private::Registered>() {}

@@ -6,9 +6,9 @@
 use serde::de::{self, Deserializer};
 use serde::ser::Serializer;
 
-use crate::object::Subtype;
 use crate::profile::scoped;
 use crate::registry::Registered;
+use crate::subtype::Subtype;
 
 /// Reads a `Box<dyn Trait>` with the trait's registry.
 pub fn deserialize_registered<'de, T, D>(deserializer: D) -> Result<Box<T>, D::Error>

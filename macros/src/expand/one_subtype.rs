@@ -100,7 +100,7 @@ pub fn generate(cont: &Container) -> TokenStream {
                     match __read {
                         #ident::#variant(__value) => ::core::result::Result::Ok(__value),
                         __other => ::core::result::Result::Err(__E::custom(
-                            #private::tagged_one::enum_mismatch::<#ident, __Table>(&__other, #index, #type_name),
+                            #private::one_subtype::enum_mismatch::<#ident, __Table>(&__other, #index, #type_name),
                         )),
                     }
                 }

@@ -15,8 +15,8 @@ use core::marker::PhantomData;
 use serde::de::{Deserialize, Deserializer};
 use serde::ser::{Serialize, Serializer};
 
-use crate::object::Subtype;
 use crate::registry::{Registered, Registry};
+use crate::subtype::Subtype;
 use crate::tag_writer::Tagging;
 
 /// A value of one subtype, written with the tag its hierarchy `H` (a
