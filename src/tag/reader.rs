@@ -52,6 +52,13 @@ pub(crate) trait Lookup {
         let _ = found;
         None
     }
+    /// The subtype a string tag selects when nothing more is to be done
+    /// with it: one owner, not `nested`. `None` sends the tag the general
+    /// way (`lookup`), which also reports what this cannot (a clash).
+    fn quick_str(&self, found: &str) -> Option<u32> {
+        let _ = found;
+        None
+    }
 }
 
 /// A generated table as a `Lookup`.
@@ -71,6 +78,11 @@ impl<T: LiteralTable> Lookup for Static<T> {
     #[inline]
     fn is_nested(&self, index: u32) -> bool {
         T::is_nested(index)
+    }
+
+    #[inline]
+    fn quick_str(&self, found: &str) -> Option<u32> {
+        T::lookup_str(found).filter(|&index| !T::is_nested(index))
     }
 
     fn expected(&self) -> Vec<Literal> {
@@ -140,6 +152,16 @@ impl<'de> TagVisitor<'_, 'de> {
         record: impl FnOnce(Recorder<'_, 'de>) -> Result<(), E>,
     ) -> Result<Option<u32>, E> {
         self.found_or_head(found, None, record)
+    }
+
+    /// A known string tag that is neither recorded (`visible`) nor handed
+    /// on (`nested`): its index, without building a `Found` or a message.
+    #[inline]
+    fn quick(&self, v: &str) -> Option<u32> {
+        if self.sink.as_ref().is_some_and(|s| s.visible) {
+            return None;
+        }
+        self.table.quick_str(v)
     }
 
     /// `found`, with the value as a nested child could be handed it again
@@ -264,10 +286,16 @@ impl<'de> Visitor<'de> for TagVisitor<'_, 'de> {
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Option<u32>, E> {
+        if let Some(index) = self.quick(v) {
+            return Ok(Some(index));
+        }
         self.found(Found::Str(v), |r| r.visit_str(v))
     }
 
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Option<u32>, E> {
+        if let Some(index) = self.quick(v) {
+            return Ok(Some(index));
+        }
         self.found_or_head(Found::Str(v), Some(HeadValue::Str(v)), |r| {
             r.visit_borrowed_str(v)
         })
