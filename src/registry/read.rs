@@ -34,7 +34,7 @@ impl<'de, const AS_MAP: bool> Subtypes<'de> for Walk<'_, AS_MAP> {
         D: Deserializer<'de>,
     {
         let table: &(dyn Lookup + 'static) = self.table;
-        tag.deserialize_any(TagVisitor { table, sink })
+        tag.deserialize_any(TagVisitor::<true> { table, sink })
     }
 
     // Out of line: inlined, its hashing made the tag key's check, which

@@ -80,11 +80,6 @@ impl<T: LiteralTable> Lookup for Static<T> {
         T::is_nested(index)
     }
 
-    #[inline]
-    fn quick_str(&self, found: &str) -> Option<u32> {
-        T::lookup_str(found).filter(|&index| !T::is_nested(index))
-    }
-
     fn expected(&self) -> Vec<Literal> {
         T::expected()
     }
@@ -107,12 +102,17 @@ impl<L: ?Sized + Lookup> fmt::Display for Expecting<'_, L> {
 /// Reads a tag value and looks it up, allocating nothing for a known tag.
 /// `Ok(None)` means unknown and recorded in the sink; without a sink an
 /// unknown tag is an error.
-pub(crate) struct TagVisitor<'a, 'de> {
+///
+/// `QUICK`: a known string tag is first looked for with `quick_str`, the
+/// way of a run-time table (a registry, a profile). An enum's table is a
+/// generated `match`, asked here only for what its own reader could not
+/// place, so it does not try.
+pub(crate) struct TagVisitor<'a, 'de, const QUICK: bool = false> {
     pub(crate) table: &'a (dyn Lookup + 'static),
     pub(crate) sink: Option<TagSink<'a, 'de>>,
 }
 
-impl<'de> TagVisitor<'_, 'de> {
+impl<'de, const QUICK: bool> TagVisitor<'_, 'de, QUICK> {
     /// A number given by its digits: matched as serde_json would read it.
     fn number<E: de::Error>(self, digits: &str) -> Result<Option<u32>, E> {
         let found = if let Ok(v) = digits.parse::<u64>() {
@@ -158,7 +158,7 @@ impl<'de> TagVisitor<'_, 'de> {
     /// on (`nested`): its index, without building a `Found` or a message.
     #[inline]
     fn quick(&self, v: &str) -> Option<u32> {
-        if self.sink.as_ref().is_some_and(|s| s.visible) {
+        if !QUICK || self.sink.as_ref().is_some_and(|s| s.visible) {
             return None;
         }
         self.table.quick_str(v)
@@ -233,7 +233,7 @@ impl<'de> TagVisitor<'_, 'de> {
     }
 }
 
-impl<'de> Visitor<'de> for TagVisitor<'_, 'de> {
+impl<'de, const QUICK: bool> Visitor<'de> for TagVisitor<'_, 'de, QUICK> {
     type Value = Option<u32>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
