@@ -94,7 +94,7 @@ impl TagIndex {
             Found::Str(s) if self.by_str.len() <= FEW => self
                 .few_str
                 .iter()
-                .find(|(tag, _)| super::same_bytes(s.as_bytes(), tag.as_bytes()))
+                .find(|(tag, _)| super::same_text(s, tag))
                 .map(|(_, owner)| owner),
             Found::Str(s) => self.hashed_str(s),
             Found::U64(v) => self.by_u64.get(&v),

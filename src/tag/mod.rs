@@ -227,9 +227,11 @@ pub(crate) fn is_known(text: &[u8], known: &[u8]) -> bool {
 /// `is_known` for where the text is expected to match (the tag key met in
 /// a registry's walk, the tag among a registry's few): up to 16 bytes, two
 /// words that overlap and cover the text are compared, where the
-/// comparison of slices whose length is not a constant calls `bcmp`.
-#[inline(always)]
-pub(crate) fn same_bytes(text: &[u8], known: &[u8]) -> bool {
+/// comparison of slices whose length is not a constant calls `bcmp`. Takes
+/// `&str`s so that the generic code calling it is one call, as `==` was.
+#[inline]
+pub(crate) fn same_text(text: &str, known: &str) -> bool {
+    let (text, known) = (text.as_bytes(), known.as_bytes());
     let n = text.len();
     if n != known.len() {
         return false;
