@@ -117,6 +117,65 @@ fn unknown_tags_go_to_the_fallback_unchanged() {
     assert_eq!(p.to_string(&*shape).unwrap(), text);
 }
 
+/// Keys and tags of each length that a run-time table compares its own way
+/// (up to 3 bytes, 4 to 8, 9 to 16, longer), each beside a near twin of the
+/// same length that differs in its last byte or its second: a near twin is
+/// never taken for the other, in a profile's few tags or among many
+/// (hashed).
+#[rstest]
+#[case("k", ["ab", "aZ"])]
+#[case("kind", ["abc", "abZ"])]
+#[case("kind", ["abcdef", "abcdeZ"])]
+#[case("tag-key-9", ["abcdefghij", "abcdefghiZ"])]
+#[case("a-tag-key-longer-than-16", ["a-tag-longer-than-16", "a-tag-longer-than-1Z"])]
+fn near_twin_tags_and_keys_are_told_apart(
+    #[case] key: &str,
+    #[case] tags: [&str; 2],
+    #[values(0, 12)] others: usize,
+) {
+    let mut builder = Profile::<dyn Shape>::builder()
+        .tag(key)
+        .subtype::<Circle>(tags[0])
+        .subtype::<Square>(tags[1]);
+    for i in 0..others {
+        builder = builder.alias::<Square>(format!("other-{i}"));
+    }
+    let p = builder.build().unwrap();
+    let circle = format!(r#"{{"{key}":"{}","r":1.0}}"#, tags[0]);
+    let square = format!(r#"{{"{key}":"{}","side":2.0}}"#, tags[1]);
+    assert_eq!(p.from_str(&circle).unwrap().area(), 3.0);
+    assert_eq!(p.from_str(&square).unwrap().area(), 4.0);
+    assert_eq!(p.to_string(&Circle { r: 1.0 }).unwrap(), circle);
+    assert_eq!(p.to_string(&Square { side: 2.0 }).unwrap(), square);
+    // The key's near twin is a field like any other: the tag is missing.
+    let twin_key = format!("{}Z", &key[..key.len() - 1]);
+    let text = format!(r#"{{"{twin_key}":"{}","r":1.0}}"#, tags[0]);
+    let err = p.from_str(&text).unwrap_err();
+    let at = text.len();
+    assert_eq!(
+        err.to_string(),
+        format!("missing field `{key}` at line 1 column {at}")
+    );
+    // The tag's near twin is unknown.
+    let twin_tag = format!("{}Y{}", &tags[0][..1], &tags[0][2..]);
+    let head = format!(r#"{{"{key}":"{twin_tag}""#);
+    let err = p.from_str(&format!(r#"{head},"r":1.0}}"#)).unwrap_err();
+    let expected: Vec<String> = tags
+        .iter()
+        .map(|t| t.to_string())
+        .chain((0..others).map(|i| format!("other-{i}")))
+        .map(|t| format!("{t:?}"))
+        .collect();
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "unknown subtype tag {twin_tag:?}, expected one of {}; to read a type under this tag, register it on the profile's builder with `.subtype::<T>({twin_tag:?})` at line 1 column {}",
+            expected.join(", "),
+            head.len()
+        )
+    );
+}
+
 #[rstest]
 #[case(TagPosition::First, r#"{"kind":2,"side":2.0}"#)]
 #[case(TagPosition::Last, r#"{"side":2.0,"kind":2}"#)]

@@ -18,7 +18,7 @@ use super::{Enum, Settings, Subtypes};
 use crate::buffer::{Buffer, Recorder, NUMBER_TOKEN};
 use crate::rest::{missing_field, PrefixReader, RestSeq, RestState};
 use crate::state::clear_hoist;
-use crate::tag::{FastTagVisitor, HeadValue, LiteralTable, Requested, Static, TagSink};
+use crate::tag::{same_text, FastTagVisitor, HeadValue, LiteralTable, Requested, Static, TagSink};
 
 pub(super) struct DispatchVisitor<'de, S> {
     pub(super) subtypes: S,
@@ -338,7 +338,7 @@ impl<'de, S: Subtypes<'de>> KeySeed<'_, 'de, S> {
     #[inline]
     fn is_tag(&mut self, key: &str) -> bool {
         match self.subtypes.settings().key {
-            Some(tag) => key == tag,
+            Some(tag) => same_text(key, tag),
             None => {
                 *self.seen |= self.subtypes.presence(key);
                 false

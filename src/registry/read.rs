@@ -34,9 +34,13 @@ impl<'de, const AS_MAP: bool> Subtypes<'de> for Walk<'_, AS_MAP> {
         D: Deserializer<'de>,
     {
         let table: &(dyn Lookup + 'static) = self.table;
-        tag.deserialize_any(TagVisitor { table, sink })
+        tag.deserialize_any(TagVisitor::<true> { table, sink })
     }
 
+    // Out of line: inlined, its hashing made the tag key's check, which
+    // runs for every registry, save six registers (`benches/instructions.sh
+    // dyn`).
+    #[inline(never)]
     fn presence(&self, field: &str) -> u128 {
         self.table.presence.get(field).copied().unwrap_or(0)
     }

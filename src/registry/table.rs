@@ -567,4 +567,12 @@ impl Lookup for Table {
     fn unknown_fix(&self, found: Found<'_>) -> Option<String> {
         self.register_fix(found)
     }
+
+    #[inline]
+    fn quick_str(&self, found: &str) -> Option<u32> {
+        match self.owners.owner(Found::Str(found)) {
+            Some(TagOwner::One(index)) => Some(*index),
+            _ => None,
+        }
+    }
 }

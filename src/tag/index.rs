@@ -81,17 +81,22 @@ impl TagIndex {
         }
     }
 
+    /// Out of line, so that the scan of a few tags saves no registers for
+    /// the hashing.
+    #[inline(never)]
+    fn hashed_str(&self, s: &str) -> Option<&TagOwner> {
+        self.by_str.get(s)
+    }
+
     #[inline]
     pub(crate) fn owner(&self, found: Found<'_>) -> Option<&TagOwner> {
         match found {
             Found::Str(s) if self.by_str.len() <= FEW => self
                 .few_str
                 .iter()
-                // `is_known` passes over a tag of the same length on its
-                // first byte, so the order of the list costs little.
-                .find(|(tag, _)| super::is_known(s.as_bytes(), tag.as_bytes()))
+                .find(|(tag, _)| super::same_text(s, tag))
                 .map(|(_, owner)| owner),
-            Found::Str(s) => self.by_str.get(s),
+            Found::Str(s) => self.hashed_str(s),
             Found::U64(v) => self.by_u64.get(&v),
             Found::I64(v) => self.by_i64.get(&v),
             Found::Bool(v) => self.by_bool[v as usize].as_ref(),

@@ -224,6 +224,42 @@ pub(crate) fn is_known(text: &[u8], known: &[u8]) -> bool {
     text.len() == known.len() && text.first() == known.first() && text == known
 }
 
+/// `is_known` for where the text is expected to match (the tag key met in
+/// a registry's walk, the tag among a registry's few): up to 16 bytes, two
+/// words that overlap and cover the text are compared, where the
+/// comparison of slices whose length is not a constant calls `bcmp`. Takes
+/// `&str`s so that the generic code calling it is one call, as `==` was.
+#[inline]
+pub(crate) fn same_text(text: &str, known: &str) -> bool {
+    let (text, known) = (text.as_bytes(), known.as_bytes());
+    let n = text.len();
+    if n != known.len() {
+        return false;
+    }
+    match n {
+        0 => true,
+        // Bytes 0, n/2 and n-1 are every byte of a text this short.
+        1..=3 => text[0] == known[0] && text[n / 2] == known[n / 2] && text[n - 1] == known[n - 1],
+        4..=8 => {
+            word::<4>(text, 0) == word::<4>(known, 0)
+                && word::<4>(text, n - 4) == word::<4>(known, n - 4)
+        }
+        9..=16 => {
+            word::<8>(text, 0) == word::<8>(known, 0)
+                && word::<8>(text, n - 8) == word::<8>(known, n - 8)
+        }
+        _ => text == known,
+    }
+}
+
+/// `N` bytes of `bytes` from `at`, which the caller keeps in bounds.
+#[inline(always)]
+fn word<const N: usize>(bytes: &[u8], at: usize) -> [u8; N] {
+    let mut out = [0; N];
+    out.copy_from_slice(&bytes[at..at + N]);
+    out
+}
+
 /// Bytes `8 * i..8 * i + 8` of `s` as a little-endian `u64`, zero past the
 /// end. A lookup of many string tags matches the length first, then these
 /// chunks: an integer `match` compiles to a jump table or a binary search,

@@ -52,6 +52,13 @@ pub(crate) trait Lookup {
         let _ = found;
         None
     }
+    /// The subtype a string tag selects when nothing more is to be done
+    /// with it: one owner, not `nested`. `None` sends the tag the general
+    /// way (`lookup`), which also reports what this cannot (a clash).
+    fn quick_str(&self, found: &str) -> Option<u32> {
+        let _ = found;
+        None
+    }
 }
 
 /// A generated table as a `Lookup`.
@@ -95,12 +102,17 @@ impl<L: ?Sized + Lookup> fmt::Display for Expecting<'_, L> {
 /// Reads a tag value and looks it up, allocating nothing for a known tag.
 /// `Ok(None)` means unknown and recorded in the sink; without a sink an
 /// unknown tag is an error.
-pub(crate) struct TagVisitor<'a, 'de> {
+///
+/// `QUICK`: a known string tag is first looked for with `quick_str`, the
+/// way of a run-time table (a registry, a profile). An enum's table is a
+/// generated `match`, asked here only for what its own reader could not
+/// place, so it does not try.
+pub(crate) struct TagVisitor<'a, 'de, const QUICK: bool = false> {
     pub(crate) table: &'a (dyn Lookup + 'static),
     pub(crate) sink: Option<TagSink<'a, 'de>>,
 }
 
-impl<'de> TagVisitor<'_, 'de> {
+impl<'de, const QUICK: bool> TagVisitor<'_, 'de, QUICK> {
     /// A number given by its digits: matched as serde_json would read it.
     fn number<E: de::Error>(self, digits: &str) -> Result<Option<u32>, E> {
         let found = if let Ok(v) = digits.parse::<u64>() {
@@ -140,6 +152,16 @@ impl<'de> TagVisitor<'_, 'de> {
         record: impl FnOnce(Recorder<'_, 'de>) -> Result<(), E>,
     ) -> Result<Option<u32>, E> {
         self.found_or_head(found, None, record)
+    }
+
+    /// A known string tag that is neither recorded (`visible`) nor handed
+    /// on (`nested`): its index, without building a `Found` or a message.
+    #[inline]
+    fn quick(&self, v: &str) -> Option<u32> {
+        if !QUICK || self.sink.as_ref().is_some_and(|s| s.visible) {
+            return None;
+        }
+        self.table.quick_str(v)
     }
 
     /// `found`, with the value as a nested child could be handed it again
@@ -211,7 +233,7 @@ impl<'de> TagVisitor<'_, 'de> {
     }
 }
 
-impl<'de> Visitor<'de> for TagVisitor<'_, 'de> {
+impl<'de, const QUICK: bool> Visitor<'de> for TagVisitor<'_, 'de, QUICK> {
     type Value = Option<u32>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -264,10 +286,16 @@ impl<'de> Visitor<'de> for TagVisitor<'_, 'de> {
     }
 
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Option<u32>, E> {
+        if let Some(index) = self.quick(v) {
+            return Ok(Some(index));
+        }
         self.found(Found::Str(v), |r| r.visit_str(v))
     }
 
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Option<u32>, E> {
+        if let Some(index) = self.quick(v) {
+            return Ok(Some(index));
+        }
         self.found_or_head(Found::Str(v), Some(HeadValue::Str(v)), |r| {
             r.visit_borrowed_str(v)
         })
