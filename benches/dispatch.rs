@@ -346,9 +346,16 @@ fn small(c: &mut Criterion, i: &Inputs) {
     g.bench_function("plain_boxed", |b| {
         b.iter(|| de_small_plain_boxed(black_box(&s.plain)))
     });
+    // In this group too, so the trait objects' ratio to it is of one run.
+    g.bench_function("proto_boxed_tag_first", |b| {
+        b.iter(|| de_small_proto_boxed(black_box(&s.first)))
+    });
     for (pos, json) in [("first", &s.first), ("last", &s.last)] {
         g.bench_function(format!("ours_tag_{pos}"), |b| {
             b.iter(|| de_small_trait(black_box(json)))
+        });
+        g.bench_function(format!("compiled_tag_{pos}"), |b| {
+            b.iter(|| de_small_compiled(black_box(json)))
         });
         g.bench_function(format!("profile_tag_{pos}"), |b| {
             b.iter(|| de_small_profile(&s.profile, black_box(json)))
