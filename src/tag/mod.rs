@@ -228,7 +228,7 @@ pub(crate) fn is_known(text: &[u8], known: &[u8]) -> bool {
 /// a registry's walk, the tag among a registry's few): up to 16 bytes, two
 /// words that overlap and cover the text are compared, where the
 /// comparison of slices whose length is not a constant calls `bcmp`. Takes
-/// `&str`s so that the generic code calling it is one call, as `==` was.
+/// `&str`s, so that each generic caller compiles to one call, as `==` does.
 #[inline]
 pub(crate) fn same_text(text: &str, known: &str) -> bool {
     let (text, known) = (text.as_bytes(), known.as_bytes());

@@ -492,10 +492,10 @@ impl KnownTags {
 /// error the position of the tag.
 ///
 /// Its value is the subtype's index alone: with nothing to record an
-/// unknown tag is an error, never `None`. A `Result<Option<u32>, _>` was
-/// returned through memory as a 4-byte tag beside the 4-byte index and
-/// copied on in one 8-byte load of the two stores that had just written
-/// it, a load the processor cannot forward.
+/// unknown tag is an error, never `None`. A `Result<Option<u32>, _>` would
+/// be returned through memory as a 4-byte tag beside the 4-byte index and
+/// copied on in one 8-byte load of the two stores that just wrote it, a
+/// load the processor cannot forward.
 pub(crate) struct TokenVisitor {
     /// A thin pointer to the table's constant: the visitor is handed to the
     /// format's reader in one register, not written to the stack first.
