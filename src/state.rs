@@ -104,6 +104,37 @@ pub(crate) fn enter(limit: u32, hoist: Option<&'static str>) -> Option<Level> {
     })
 }
 
+/// Puts the enclosing level's nesting back when dropped, as `Level` does,
+/// for a level that leaves the hoist key alone.
+pub(crate) struct Depth {
+    nesting: Nesting,
+}
+
+impl Drop for Depth {
+    #[inline]
+    fn drop(&mut self) {
+        ENGINE.with(|e| e.nesting.set(self.nesting));
+    }
+}
+
+/// `enter` for the externally tagged form, which hoists no key: only the
+/// nesting is counted. A key an enclosing level hoisted is gone by the time
+/// anything inside that level is read: a replay of our buffer takes it, and
+/// the engine's visitor clears it, each before reading anything. So there
+/// is none to clear here.
+#[inline]
+pub(crate) fn enter_depth(limit: u32) -> Option<Depth> {
+    ENGINE.with(|e| {
+        let outer = e.nesting.get();
+        let depth = outer.depth() + 1;
+        if depth > limit {
+            return None;
+        }
+        e.nesting.set(Nesting::new(depth, limit));
+        Some(Depth { nesting: outer })
+    })
+}
+
 /// Clears the hoist key: the engine's visitor does on its first visit, so
 /// that only the deserializer it was handed to sees it.
 #[inline]

@@ -99,6 +99,22 @@ enum BombFallback {
     Other(Bomb),
 }
 
+/// The externally and adjacently tagged forms count their nesting with a
+/// guard of their own.
+#[json_subtypes(external)]
+#[derive(Debug, Clone, PartialEq)]
+enum External {
+    #[json_subtypes(name = "bomb")]
+    Bomb(Bomb),
+}
+
+#[json_subtypes(tag = "type", content = "value")]
+#[derive(Debug, Clone, PartialEq)]
+enum Adjacent {
+    #[json_subtypes(name = "bomb")]
+    Bomb(Bomb),
+}
+
 #[json_subtypes]
 #[derive(Debug, Clone, PartialEq)]
 enum Presence {
@@ -374,6 +390,10 @@ fn in_scope(text: &'static str) -> impl Fn() {
 #[case::fallback_payload_tag_first(read::<BombFallback>(r#"{"type":"nope","boom":true}"#))]
 #[case::fallback_payload_tag_last(read::<BombFallback>(r#"{"boom":true,"type":"nope"}"#))]
 #[case::presence(read::<Presence>(r#"{"boom":true}"#))]
+#[case::external(read::<External>(r#"{"bomb":{"boom":true}}"#))]
+#[case::adjacent(read::<Adjacent>(r#"{"type":"bomb","value":{"boom":true}}"#))]
+#[case::adjacent_content_first(read::<Adjacent>(r#"{"value":{"boom":true},"type":"bomb"}"#))]
+#[case::external_in_a_vec(read::<Vec<External>>(r#"[{"bomb":{"boom":false}},{"bomb":{"boom":true}}]"#))]
 #[case::trait_object_tag_first(read::<Box<dyn Shape>>(r#"{"type":"bomb","boom":true}"#))]
 #[case::trait_object_tag_last(read::<Box<dyn Shape>>(r#"{"boom":true,"type":"bomb"}"#))]
 #[case::trait_object_in_a_struct(read::<Drawing>(r#"{"shapes":[{"boom":true,"type":"bomb"}]}"#))]

@@ -54,9 +54,8 @@ where
 {
     let subtypes = T::SUBTYPES;
     let settings = subtypes.settings();
-    // Entering with no hoist key clears it: a replay of our buffer hands
-    // this form's entries over in their order.
-    let Some(_level) = crate::state::enter(settings.max_depth, None) else {
+    // Only the nesting: this form hoists no tag key (see `enter_depth`).
+    let Some(_depth) = crate::state::enter_depth(settings.max_depth) else {
         return Err(D::Error::custom("recursion limit exceeded"));
     };
     // Asked up front only for a fallback, which is handed the variant's
@@ -106,45 +105,49 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for ExternalVisitor<'de, S> {
 
     fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<S::Value, A::Error> {
         let subtypes = &self.subtypes;
-        let fallback = subtypes.settings().fallback;
+        let Some(fallback) = subtypes.settings().fallback else {
+            // Nothing to keep: no buffer to set up and drop (a constant
+            // condition for an enum, so this is all it compiles).
+            return match data.variant_seed(VariantSeed::new(subtypes, None))? {
+                (Some(index), access) => subtypes.build(index, AccessPayload { access }),
+                (None, _) => Err(A::Error::custom("an unknown tag reached no fallback")),
+            };
+        };
         // An unknown tag is recorded for the fallback, as the key it is.
         let mut kept = Buffer::new();
-        let sink = fallback.map(|_| TagSink {
+        let sink = TagSink {
             buf: &mut kept,
             key: None,
             fallback: true,
             visible: false,
             head: None,
-        });
-        let (found, access) = data.variant_seed(VariantSeed::new(subtypes, sink))?;
+        };
+        let (found, access) = data.variant_seed(VariantSeed::new(subtypes, Some(sink)))?;
+        if let Some(index) = found {
+            return subtypes.build(index, AccessPayload { access });
+        }
+        // The fallback reads a map of that one key and its value.
         let human_readable = self.human_readable.unwrap_or(true);
-        match (found, fallback) {
-            (Some(index), _) => subtypes.build(index, AccessPayload { access }),
-            // The fallback reads a map of that one key and its value.
-            (None, Some(fallback)) => {
-                kept.note_human_readable(human_readable);
-                let reached = Cell::new(false);
-                let out = subtypes.build(
-                    fallback,
-                    KeyFirst {
-                        key: Some(kept.reader_at(Mark::START)),
-                        access: Some(access),
-                        reached: &reached,
-                        human_readable,
-                    },
-                );
-                match out {
-                    // A bare string (a unit variant's form) has no content
-                    // to make an object of: the unknown tag is the error.
-                    Err(_) if !reached.get() => {
-                        let mut key = kept.reader_at(Mark::START);
-                        subtypes.read_tag(key.next_key::<A::Error>(human_readable), None)?;
-                        Err(A::Error::custom("an unknown tag reached no fallback"))
-                    }
-                    out => out,
-                }
+        kept.note_human_readable(human_readable);
+        let reached = Cell::new(false);
+        let out = subtypes.build(
+            fallback,
+            KeyFirst {
+                key: Some(kept.reader_at(Mark::START)),
+                access: Some(access),
+                reached: &reached,
+                human_readable,
+            },
+        );
+        match out {
+            // A bare string (a unit variant's form) has no content to make
+            // an object of: the unknown tag is the error.
+            Err(_) if !reached.get() => {
+                let mut key = kept.reader_at(Mark::START);
+                subtypes.read_tag(key.next_key::<A::Error>(human_readable), None)?;
+                Err(A::Error::custom("an unknown tag reached no fallback"))
             }
-            (None, None) => Err(A::Error::custom("an unknown tag reached no fallback")),
+            out => out,
         }
     }
 }

@@ -38,9 +38,8 @@ where
     S: Subtypes<'de>,
     D: Deserializer<'de>,
 {
-    // Entering with no hoist key clears it: a replay of our buffer hands
-    // this form's entries over in their order.
-    let Some(_level) = crate::state::enter(subtypes.settings().max_depth, None) else {
+    // Only the nesting: this form hoists no tag key (see `enter_depth`).
+    let Some(_depth) = crate::state::enter_depth(subtypes.settings().max_depth) else {
         return Err(D::Error::custom("recursion limit exceeded"));
     };
     // Asked up front only for a fallback, which is handed the map with its
