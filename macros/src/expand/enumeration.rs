@@ -351,27 +351,40 @@ fn generate(cont: &Container) -> TokenStream {
     // Without serde attributes that change how a variant's content is read
     // or written, no twin: variants are built and written by the runtime's
     // shared code (`plain_variants.rs`), which costs far less to compile.
-    let lean = match apart {
-        None => Lean::of(cont, &name),
-        // serde's derive writes these forms, so the twin is always there.
-        Some(_) => None,
+    // The externally and adjacently tagged forms are still written by
+    // serde's derive (see `Apart`), but read the same way.
+    let lean = Lean::of(cont, &name);
+    let serde_twin = |derives: TokenStream| {
+        quote! {
+            #[derive(#derives)]
+            #[serde(crate = #serde_path, remote = #remote #twin_rename)]
+            #(#container_serde)*
+            #[allow(dead_code, deprecated, non_camel_case_types, clippy::all, clippy::pedantic)]
+            enum #twin #generics #where_clause {
+                #(#twin_variants,)*
+            }
+        }
     };
-    let (twin_item, write_body, build_body) = if let Some(lean) = lean {
-        (lean.shapes, lean.write, lean.build)
-    } else {
-        (
-            quote! {
-                #[derive(#private::serde::Serialize, #private::serde::Deserialize)]
-                #[serde(crate = #serde_path, remote = #remote #twin_rename)]
-                #(#container_serde)*
-                #[allow(dead_code, deprecated, non_camel_case_types, clippy::all, clippy::pedantic)]
-                enum #twin #generics #where_clause {
-                    #(#twin_variants,)*
-                }
-            },
+    let (twin_item, write_body, build_body) = match (lean, apart) {
+        (Some(lean), None) => {
+            let (shapes, metas) = (lean.shapes, lean.metas);
+            (quote!(#shapes #metas), lean.write, lean.build)
+        }
+        (Some(lean), Some(apart)) => {
+            // Only the external form writes with this twin (the adjacent
+            // form has a writer of its own); neither reads with it.
+            let writer = match apart {
+                "external" => serde_twin(quote!(#private::serde::Serialize)),
+                _ => quote!(),
+            };
+            let shapes = lean.shapes;
+            (quote!(#shapes #writer), quote!(), lean.build)
+        }
+        (None, _) => (
+            serde_twin(quote!(#private::serde::Serialize, #private::serde::Deserialize)),
             quote!(#twin::serialize(self, #private::TaggedSerializer::<_, __Table>::new(__serializer))),
             quote!(#twin::deserialize(#private::VariantDeserializer::new(__index, __payload))),
-        )
+        ),
     };
     let (twin_item, write_body, read_body) = match apart {
         None => (
@@ -602,10 +615,12 @@ fn resolved_builds(cont: &Container) -> (TokenStream, TokenStream) {
 /// impls in `plain_variants.rs`); a longer one keeps the twin.
 const MAX_FIELDS: usize = 16;
 
-/// The expansion without a twin: a `StructShape` per struct variant, and
-/// the bodies of `Serialize::serialize` and `Subtypes::build`.
+/// The expansion without a twin: a `StructShape` per struct variant (read
+/// and written), a `NewtypeVariant` per newtype variant (written), and the
+/// bodies of `Serialize::serialize` and `Subtypes::build`.
 struct Lean {
     shapes: TokenStream,
+    metas: TokenStream,
     write: TokenStream,
     build: TokenStream,
 }
@@ -646,6 +661,7 @@ impl Lean {
         let owner_ident = cont.ident();
         let deny = cont.serde.deny_unknown_fields;
         let mut shapes = Vec::new();
+        let mut metas = Vec::new();
         let mut writes = Vec::new();
         let mut builds = Vec::new();
         for (index, v) in cont.variants.iter().enumerate() {
@@ -669,7 +685,7 @@ impl Lean {
                         Some(TagValue::Str(s)) if !v.is_fallback() && !v.is_nested() => s.clone(),
                         _ => String::new(),
                     };
-                    shapes.push(quote! {
+                    metas.push(quote! {
                         const #meta: #private::NewtypeVariant =
                             #private::NewtypeVariant::new::<__Table>(#name, #index, #written, #tag);
                     });
@@ -728,6 +744,7 @@ impl Lean {
         }
         Some(Lean {
             shapes: quote!(#(#shapes)*),
+            metas: quote!(#(#metas)*),
             write: quote! {
                 let __s = #private::TaggedSerializer::<_, __Table>::new(__serializer);
                 match self {
