@@ -105,13 +105,14 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for ExternalVisitor<'de, S> {
 
     fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<S::Value, A::Error> {
         let subtypes = &self.subtypes;
+        // Nothing to keep: no buffer to set up and drop. `MAY_KEEP_TAG` is
+        // a constant, so an enum without a fallback does not compile the
+        // fallback's path at all (the replay of its tag, `KeyFirst`).
+        if !S::MAY_KEEP_TAG {
+            return without_fallback(subtypes, data);
+        }
         let Some(fallback) = subtypes.settings().fallback else {
-            // Nothing to keep: no buffer to set up and drop (a constant
-            // condition for an enum, so this is all it compiles).
-            return match data.variant_seed(VariantSeed::new(subtypes, None))? {
-                (Some(index), access) => subtypes.build(index, AccessPayload { access }),
-                (None, _) => Err(A::Error::custom("an unknown tag reached no fallback")),
-            };
+            return without_fallback(subtypes, data);
         };
         // An unknown tag is recorded for the fallback, as the key it is.
         let mut kept = Buffer::new();
@@ -149,6 +150,20 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for ExternalVisitor<'de, S> {
             }
             out => out,
         }
+    }
+}
+
+/// `ExternalVisitor::visit_enum` for a set without a fallback: an unknown
+/// tag is the tag reader's error.
+#[inline(always)]
+fn without_fallback<'de, S, A>(subtypes: &S, data: A) -> Result<S::Value, A::Error>
+where
+    S: Subtypes<'de>,
+    A: EnumAccess<'de>,
+{
+    match data.variant_seed(VariantSeed::new(subtypes, None))? {
+        (Some(index), access) => subtypes.build(index, AccessPayload { access }),
+        (None, _) => Err(A::Error::custom("an unknown tag reached no fallback")),
     }
 }
 
