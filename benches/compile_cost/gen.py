@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the compile-cost workload (enums and traits) as one cargo workspace.
 
-Usage: gen.py OUT_DIR REPO_DIR [--enums N] [--traits N]
+Usage: gen.py OUT_DIR REPO_DIR [--enums N] [--traits N] [--form FORM]
 
 OUT_DIR gets a workspace (one target directory, one Cargo.lock copied from
 the repo so dependency versions are the repo's) with these members:
@@ -11,7 +11,10 @@ the repo so dependency versions are the repo's) with these members:
       of 2-3 fields, 1 unit variant. `serde`: #[derive(Serialize,
       Deserialize)] #[serde(tag = "type")]; `ours`: #[json_subtypes(tag =
       "type")]; `base`: the same enums with no attribute (the structs keep
-      their derives in all three).
+      their derives in all three). `--form external` gives both sides the
+      externally tagged form instead (serde's default, no `#[serde]`
+      attribute; `#[json_subtypes(external)]`), `--form adjacent` the
+      adjacently tagged one (`tag = "type", content = "value"` on both).
   use_enums_serde, use_enums_ours          `roundtrip_all(inputs)`: one
       serde_json::from_str and one to_string per enum.
   use_enums_base                           the same calls on the 3 payload
@@ -103,7 +106,19 @@ def enum_model(n_enums):
     return model
 
 
-def enums_lib(model, flavour):
+# The enum attributes of each form: serde's, ours.
+FORMS = {
+    "internal": ('#[serde(tag = "type")]\n', '#[json_subtypes(tag = "type")]\n'),
+    "external": ("", "#[json_subtypes(external)]\n"),
+    "adjacent": (
+        '#[serde(tag = "type", content = "value")]\n',
+        '#[json_subtypes(tag = "type", content = "value")]\n',
+    ),
+}
+
+
+def enums_lib(model, flavour, form):
+    serde_attr, ours_attr = FORMS[form]
     out = ["#![allow(dead_code)]\n"]
     if flavour == "ours":
         out.append("use json_subtypes::json_subtypes;\n")
@@ -113,9 +128,9 @@ def enums_lib(model, flavour):
             if kind == "newtype":
                 out.append(struct_def(struct, flds))
         if flavour == "serde":
-            out.append('#[derive(Serialize, Deserialize)]\n#[serde(tag = "type")]\n')
+            out.append("#[derive(Serialize, Deserialize)]\n" + serde_attr)
         elif flavour == "ours":
-            out.append('#[json_subtypes(tag = "type")]\n')
+            out.append(ours_attr)
         out.append("pub enum Enum%d {\n" % e)
         for name, kind, flds, struct in variants:
             if kind == "newtype":
@@ -229,6 +244,7 @@ def main():
     p.add_argument("repo")
     p.add_argument("--enums", type=int, default=50)
     p.add_argument("--traits", type=int, default=50)
+    p.add_argument("--form", choices=sorted(FORMS), default="internal")
     a = p.parse_args()
     repo = os.path.abspath(a.repo)
     out = os.path.abspath(a.out)
@@ -244,7 +260,7 @@ def main():
     members = []
     em, tm = enum_model(a.enums), trait_model(a.traits)
     for fl in ("serde", "ours", "base"):
-        crate(out, "enums_" + fl, [serde] + extra[fl], enums_lib(em, fl))
+        crate(out, "enums_" + fl, [serde] + extra[fl], enums_lib(em, fl, a.form))
         lib = 'lib = { package = "enums_%s", path = "../enums_%s" }' % (fl, fl)
         crate(out, "use_enums_" + fl, [lib, serde_json], use_enums(em, fl))
         members += ["enums_" + fl, "use_enums_" + fl]

@@ -19,7 +19,7 @@ def main():
         f = line.split()
         if not f:
             continue
-        if f[0] in ("rustc", "nightly", "commit"):
+        if f[0] in ("rustc", "nightly", "commit", "form"):
             meta[f[0]] = line.split(None, 1)[1].strip()
         elif f[0] == "n":
             meta["n"] = int(f[1])
@@ -146,8 +146,9 @@ def main():
 
     print()
     print(
-        "%d enums / %d traits; json_subtypes at %s; %s; expansion by %s."
-        % (n, n, meta.get("commit", "unknown"), meta["rustc"], meta["nightly"])
+        "%d enums (%s form) / %d traits; json_subtypes at %s; %s; expansion by %s."
+        % (n, meta.get("form", "internal"), n, meta.get("commit", "unknown"), meta["rustc"],
+           meta["nightly"])
     )
 
 

@@ -3,7 +3,7 @@
 # (trait objects), on the workload gen.py writes. See README.md next to this
 # file for what each figure means.
 #
-# Usage: benches/compile_cost/run.sh [--quick] [--no-release] [--reps N] [--release-reps N] [--out DIR] [--keep] [--repo DIR]
+# Usage: benches/compile_cost/run.sh [--quick] [--no-release] [--reps N] [--release-reps N] [--out DIR] [--keep] [--repo DIR] [--form FORM]
 #   --quick       10 enums and 10 traits instead of 50 (a smoke run)
 #   --no-release  skip the release builds of the use crates (the slowest part)
 #   --reps N      timed builds per crate and profile, interleaved (default 3; median reported)
@@ -13,6 +13,7 @@
 #   --keep        keep the temporary directory (expanded code, IR, llvm-lines tables)
 #   --repo DIR    measure the json_subtypes checkout at DIR (default: this one), e.g. a
 #                 `git worktree` of an older commit, for before/after numbers
+#   --form FORM   the enums' form, on both sides: internal (default), external or adjacent
 # Needs: python3, a nightly toolchain (for -Zunpretty=expanded), valgrind,
 # cargo-llvm-lines (`cargo install cargo-llvm-lines`), /usr/bin/time.
 # Output: a markdown table on stdout; progress on stderr.
@@ -26,6 +27,7 @@ REPS=3
 RELEASE_REPS=
 OUT=
 KEEP=0
+FORM=internal
 while [ $# -gt 0 ]; do
     case $1 in
     --quick) N=10 ;;
@@ -35,6 +37,7 @@ while [ $# -gt 0 ]; do
     --out) OUT=$2; KEEP=1; shift ;;
     --keep) KEEP=1 ;;
     --repo) REPO=$(cd "$2" && pwd); shift ;;
+    --form) FORM=$2; shift ;;
     *) echo "unknown option $1" >&2; exit 2 ;;
     esac
     shift
@@ -59,7 +62,7 @@ else
 fi
 say() { echo "[$(date +%T)] $*" >&2; }
 
-python3 "$HERE/gen.py" "$OUT/ws" "$REPO" --enums "$N" --traits "$N"
+python3 "$HERE/gen.py" "$OUT/ws" "$REPO" --enums "$N" --traits "$N" --form "$FORM"
 cd "$OUT/ws"
 RES=$OUT/results.txt
 : >"$RES"
@@ -90,6 +93,7 @@ fi
 
 {
     echo "n $N"
+    echo "form $FORM"
     echo "commit $(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo unknown)"
     echo "rustc $(rustc --version)"
     echo "nightly $(rustc +nightly --version)"
