@@ -428,6 +428,8 @@ pub fn check_differential(data: &[u8]) {
     same_as_erased::<Box<dyn WrappedCompiled>, Box<dyn Wrapped>>(data);
     same_as_erased::<Box<dyn AdjacentCompiled>, Box<dyn Adjacent>>(data);
     same_as_serde::<WrappedEnum, SerdeWrappedEnum>(data);
+    same_as_serde::<PlainWrappedEnum, SerdePlainWrappedEnum>(data);
+    same_as_serde::<PlainAdjacentEnum, SerdePlainAdjacentEnum>(data);
     same_as_serde::<AdjacentEnum, SerdeAdjacentEnum>(data);
 }
 
@@ -493,6 +495,55 @@ pub enum SerdeAdjacentEnum {
     Fields {
         a: u8,
         #[serde(default)]
+        b: Option<String>,
+    },
+}
+
+/// The two forms again with no serde attribute on the variants or their
+/// fields: read by the shared variant code, not by a serde twin.
+#[json_subtypes(external)]
+#[derive(Debug, Clone, PartialEq)]
+pub enum PlainWrappedEnum {
+    #[json_subtypes(name = "dog", alias = "d")]
+    Dog(Dog),
+    Unit,
+    Fields {
+        a: u8,
+        b: Option<String>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum SerdePlainWrappedEnum {
+    #[serde(rename = "dog", alias = "d")]
+    Dog(Dog),
+    Unit,
+    Fields {
+        a: u8,
+        b: Option<String>,
+    },
+}
+
+#[json_subtypes(tag = "type", content = "value")]
+#[derive(Debug, Clone, PartialEq)]
+pub enum PlainAdjacentEnum {
+    #[json_subtypes(name = "dog", alias = "d")]
+    Dog(Dog),
+    Unit,
+    Fields {
+        a: u8,
+        b: Option<String>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", content = "value")]
+pub enum SerdePlainAdjacentEnum {
+    #[serde(rename = "dog", alias = "d")]
+    Dog(Dog),
+    Unit,
+    Fields {
+        a: u8,
         b: Option<String>,
     },
 }
@@ -600,6 +651,17 @@ where
             serde_json::from_str::<Ours>(&b).expect("we read what serde writes");
         }
         (Err(_), Err(_)) => {}
+        // The adjacent form's tag alone in a sequence (`["Unit"]`): serde
+        // writes a unit variant so in formats that hold a struct as an
+        // array (MessagePack) and then refuses it; ours reads the unit
+        // variant, which serde reads back in the form we write.
+        (Ok(a), Err(e))
+            if e.to_string()
+                .starts_with("invalid length 1, expected adjacently tagged enum") =>
+        {
+            let a = serde_json::to_string(a).unwrap();
+            serde_json::from_str::<Theirs>(&a).expect("serde reads what we write");
+        }
         _ => panic!(
             "{}: ours {}, serde {}",
             String::from_utf8_lossy(data),

@@ -91,7 +91,7 @@ fn unknown_corpus() {
 
 #[test]
 fn differential_corpus() {
-    replay("differential", 2, checks::check_differential);
+    replay("differential", 3, checks::check_differential);
 }
 
 // The `cbor` and `roundtrip` checks hold for serde_json as the fuzz crate
