@@ -370,12 +370,12 @@ fn generate(cont: &Container) -> TokenStream {
             let (shapes, metas) = (lean.shapes, lean.metas);
             (quote!(#shapes #metas), lean.write, lean.build)
         }
-        (Some(lean), Some(apart)) => {
+        (Some(lean), Some(_)) => {
             // Only the external form writes with this twin (the adjacent
             // form has a writer of its own); neither reads with it.
-            let writer = match apart {
-                "external" => serde_twin(quote!(#private::serde::Serialize)),
-                _ => quote!(),
+            let writer = match cont.attrs.external {
+                Some(_) => serde_twin(quote!(#private::serde::Serialize)),
+                None => quote!(),
             };
             let shapes = lean.shapes;
             (quote!(#shapes #writer), quote!(), lean.build)
