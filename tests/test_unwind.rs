@@ -99,8 +99,9 @@ enum BombFallback {
     Other(Bomb),
 }
 
-/// The externally and adjacently tagged forms count their nesting with a
-/// guard of their own.
+/// The externally and adjacently tagged forms enter their levels outside
+/// the walk (the external form with a guard that puts back only the
+/// nesting).
 #[json_subtypes(external)]
 #[derive(Debug, Clone, PartialEq)]
 enum External {
