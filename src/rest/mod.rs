@@ -316,12 +316,9 @@ impl<'de, A: MapAccess<'de>> Deserializer<'de> for Rest<'de, '_, A> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, A::Error> {
-        let (catch, hint) = (self.catch, self.hint);
-        let tag = if hint.is_none() {
-            self.tag.copied()
-        } else {
-            None
-        };
+        // Thin pointers, followed only on the error path.
+        let (catch, hint, tag) = (self.catch, self.hint, self.tag);
+        let tag = if hint.is_none() { tag } else { None };
         let _told = tell_hint(hint);
         // A `match`, not `map_err` with a closure: this is compiled once per
         // payload type, and each closure would be one more function there.
@@ -408,8 +405,8 @@ impl<'de, A: MapAccess<'de>> Deserializer<'de> for Rest<'de, '_, A> {
 /// missing.
 #[cold]
 #[inline(never)]
-fn tag_not_received<E: de::Error>(e: E, tag: Option<&str>, name: &str, fields: &[&str]) -> E {
-    let Some(key) = tag.filter(|key| fields.contains(key)) else {
+fn tag_not_received<E: de::Error>(e: E, tag: Option<&&str>, name: &str, fields: &[&str]) -> E {
+    let Some(&key) = tag.filter(|key| fields.contains(key)) else {
         return e;
     };
     if e.to_string() != format!("missing field `{key}`") {
