@@ -81,7 +81,6 @@ impl<'de, S: Subtypes<'de>> DispatchVisitor<'de, S> {
             hint: self.subtypes.settings().key.as_ref().filter(|_| hint),
             catch: self.subtypes.settings().erased.then_some(slot),
             human_readable,
-            from_prefix: false,
         }
     }
 

@@ -406,7 +406,6 @@ impl<'de, S: Subtypes<'de>, F: Form> AdjacentVisitor<'de, S, F> {
             hint: Some(&self.form.get().fields[0]),
             catch: self.subtypes.settings().erased.then_some(&slot),
             human_readable,
-            from_prefix: false,
         };
         let out = self.subtypes.build(fallback, state.rest());
         out.map_err(|e| slot.take().unwrap_or(e))

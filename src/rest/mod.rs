@@ -103,8 +103,6 @@ pub struct RestState<'de, 's, A: MapAccess<'de>> {
     pub(crate) catch: Option<&'s Cell<Option<A::Error>>>,
     /// What the payload is told (see `is_human_readable` below).
     pub(crate) human_readable: bool,
-    /// Whether the key just handed out came from the prefix.
-    pub(crate) from_prefix: bool,
 }
 
 /// The buffered prefix with its read position. It borrows the buffer,
@@ -209,14 +207,12 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Rest<'de, '_, A> {
             if self.prefix.reader.position().offset() >= self.prefix.buf().len() {
                 return Ok(None);
             }
-            self.from_prefix = true;
             let human_readable = self.human_readable;
             let out = self
                 .prefix
                 .with(|r| seed.deserialize(r.next_key::<A::Error>(human_readable)));
             return caught(self.catch, out.map(Some));
         }
-        self.from_prefix = false;
         let out = match self.tag {
             Some(&tag) => self.live.next_key_seed(NotTag { seed, tag }),
             None => self.live.next_key_seed(seed),
@@ -229,7 +225,9 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Rest<'de, '_, A> {
     where
         V: DeserializeSeed<'de>,
     {
-        let out = if self.from_prefix {
+        // A key from the prefix leaves the reader before its value; after
+        // the prefix every key is live.
+        let out = if !self.prefix.is_done() {
             let human_readable = self.human_readable;
             self.prefix
                 .with(|r| seed.deserialize(r.next_value::<A::Error>(human_readable)))
