@@ -392,7 +392,7 @@ impl<'de, S: Subtypes<'de>, F: Form> AdjacentVisitor<'de, S, F> {
         // A constant condition: a set without a fallback, which never gets
         // here, does not compile its subtypes' readers over `Rest`.
         if !S::MAY_KEEP_TAG {
-            return Err(A::Error::custom("an unknown tag reached no fallback"));
+            return Err(super::no_fallback());
         }
         let slot = Cell::new(None);
         let human_readable = match self.human_readable {

@@ -146,7 +146,7 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for ExternalVisitor<'de, S> {
             Err(_) if !reached.get() => {
                 let mut key = kept.reader_at(Mark::START);
                 subtypes.read_tag(key.next_key::<A::Error>(human_readable), None)?;
-                Err(A::Error::custom("an unknown tag reached no fallback"))
+                Err(super::no_fallback())
             }
             out => out,
         }
@@ -163,7 +163,7 @@ where
 {
     match data.variant_seed(VariantSeed::new(subtypes, None))? {
         (Some(index), access) => subtypes.build(index, AccessPayload { access }),
-        (None, _) => Err(A::Error::custom("an unknown tag reached no fallback")),
+        (None, _) => Err(super::no_fallback()),
     }
 }
 

@@ -115,6 +115,14 @@ where
         .map_err(|e| slot.take().unwrap_or(e))
 }
 
+/// An unknown tag that no fallback takes, where the tag reader has not
+/// already refused it: only a set without a fallback gets here, so these
+/// arms are there for the types.
+#[cold]
+pub(crate) fn no_fallback<E: serde::de::Error>() -> E {
+    E::custom("an unknown tag reached no fallback")
+}
+
 /// A subtype's value written as it is, as the content of the external or
 /// adjacent form: by the registration's writer compiled for serde_json's
 /// compact writer where that is the serializer and the registration has

@@ -314,9 +314,9 @@ impl<'de, A: MapAccess<'de>> Deserializer<'de> for Rest<'de, '_, A> {
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, A::Error> {
-        // Thin pointers, followed only on the error path.
-        let (catch, hint, tag) = (self.catch, self.hint, self.tag);
-        let tag = if hint.is_none() { tag } else { None };
+        let (catch, hint) = (self.catch, self.hint);
+        // A thin pointer, followed only on the error path.
+        let tag = if hint.is_none() { self.tag } else { None };
         let _told = tell_hint(hint);
         // A `match`, not `map_err` with a closure: this is compiled once per
         // payload type, and each closure would be one more function there.
