@@ -13,7 +13,7 @@ mod schema;
 mod table;
 
 pub(crate) use intern::intern;
-use read::Walk;
+use read::{Reading, Walk};
 pub use schema::{Described, SchemaSubtype};
 pub(crate) use table::Member;
 pub use table::{Table, TagPosition};
@@ -188,17 +188,15 @@ impl<T: ?Sized + 'static> Registry<T> {
     #[inline(never)]
     fn read_wrapped<'de, D: Deserializer<'de>>(&self, deserializer: D) -> Result<Box<T>, D::Error> {
         let slot: Slot<T> = Slot::new(None);
-        let walk = Walk::<false> {
+        let reading = Reading {
             table: &self.table,
             slot: &slot,
         };
+        let walk = Walk::<false>(&reading);
         match self.representation {
             Representation::Adjacent(form) => adjacent::deserialize(walk, form, deserializer)?,
             Representation::InternalMap => {
-                let walk = Walk::<true> {
-                    table: &self.table,
-                    slot: &slot,
-                };
+                let walk = Walk::<true>(&reading);
                 deserialize_with(walk, deserializer)?
             }
             _ => external::deserialize(walk, deserializer)?,
@@ -216,10 +214,10 @@ impl<T: ?Sized + 'static> Registry<T> {
     ) -> Result<Box<T>, D::Error> {
         let slot: Slot<T> = Slot::new(None);
         deserialize_with(
-            Walk::<false> {
+            Walk::<false>(&Reading {
                 table: &self.table,
                 slot: &slot,
-            },
+            }),
             deserializer,
         )?;
         slot.into_inner()

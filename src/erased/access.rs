@@ -21,7 +21,7 @@ trait NextIn<'de> {
     /// Reads the next key or element with `request`; `Ok(false)` at the end.
     fn next(
         &mut self,
-        request: Request,
+        request: &Request,
         visitor: &mut dyn ErasedVisitor<'de>,
     ) -> Result<bool, Error>;
 
@@ -32,7 +32,7 @@ trait NextIn<'de> {
         &mut self,
         visitor: &mut dyn ErasedVisitor<'de>,
     ) -> Result<Option<Option<&'de str>>, Error> {
-        Ok(self.next(Request::Identifier, visitor)?.then_some(None))
+        Ok(self.next(&Request::Identifier, visitor)?.then_some(None))
     }
 }
 
@@ -40,7 +40,7 @@ impl<'de> NextIn<'de> for dyn ErasedMapAccess<'de> + '_ {
     #[inline]
     fn next(
         &mut self,
-        request: Request,
+        request: &Request,
         visitor: &mut dyn ErasedVisitor<'de>,
     ) -> Result<bool, Error> {
         self.erased_next_key(request, visitor)
@@ -59,7 +59,7 @@ impl<'de> NextIn<'de> for dyn ErasedSeqAccess<'de> + '_ {
     #[inline]
     fn next(
         &mut self,
-        request: Request,
+        request: &Request,
         visitor: &mut dyn ErasedVisitor<'de>,
     ) -> Result<bool, Error> {
         self.erased_next_element(request, visitor)
@@ -77,7 +77,7 @@ impl<'de, N: ?Sized + NextIn<'de>> Source<'de> for NextSource<'_, N> {
     #[inline]
     fn fetch(
         &mut self,
-        request: Request,
+        request: &Request,
         visitor: &mut dyn ErasedVisitor<'de>,
     ) -> Result<(), Error> {
         self.probed.used = true;
@@ -142,7 +142,7 @@ fn skip_next<'de, N: ?Sized + NextIn<'de>>(
     human_readable: bool,
 ) -> Result<bool, Error> {
     let mut slot = VisitorCell::new(de::IgnoredAny, human_readable);
-    access.next(Request::IgnoredAny, &mut slot)
+    access.next(&Request::IgnoredAny, &mut slot)
 }
 
 /// An object-safe `MapAccess`.
@@ -150,12 +150,12 @@ pub trait ErasedMapAccess<'de> {
     /// Reads the next key with `request`; `Ok(false)` at the end of the map.
     fn erased_next_key(
         &mut self,
-        request: Request,
+        request: &Request,
         visitor: &mut dyn ErasedVisitor<'de>,
     ) -> Result<bool, Error>;
     fn erased_next_value(
         &mut self,
-        request: Request,
+        request: &Request,
         visitor: &mut dyn ErasedVisitor<'de>,
     ) -> Result<(), Error>;
     /// Reads the next key as an identifier: a borrowed name comes back as
@@ -170,7 +170,7 @@ pub trait ErasedMapAccess<'de> {
 impl<'de, A: MapAccess<'de>> ErasedMapAccess<'de> for A {
     fn erased_next_key(
         &mut self,
-        request: Request,
+        request: &Request,
         visitor: &mut dyn ErasedVisitor<'de>,
     ) -> Result<bool, Error> {
         match self.next_key_seed(RequestSeed { request, visitor }) {
@@ -181,7 +181,7 @@ impl<'de, A: MapAccess<'de>> ErasedMapAccess<'de> for A {
 
     fn erased_next_value(
         &mut self,
-        request: Request,
+        request: &Request,
         visitor: &mut dyn ErasedVisitor<'de>,
     ) -> Result<(), Error> {
         self.next_value_seed(RequestSeed { request, visitor })
@@ -230,7 +230,7 @@ impl<'de> Source<'de> for ValueSource<'_, 'de> {
     #[inline]
     fn fetch(
         &mut self,
-        request: Request,
+        request: &Request,
         visitor: &mut dyn ErasedVisitor<'de>,
     ) -> Result<(), Error> {
         self.probed.used = true;
@@ -241,7 +241,7 @@ impl<'de> Source<'de> for ValueSource<'_, 'de> {
 /// Skips a value its seed never looked at.
 fn skip_value(map: &mut dyn ErasedMapAccess<'_>, human_readable: bool) -> Result<(), Error> {
     let mut slot = VisitorCell::new(de::IgnoredAny, human_readable);
-    map.erased_next_value(Request::IgnoredAny, &mut slot)
+    map.erased_next_value(&Request::IgnoredAny, &mut slot)
 }
 
 impl<'de> MapAccess<'de> for ErasedMap<'_, 'de> {
@@ -282,7 +282,7 @@ pub trait ErasedSeqAccess<'de> {
     /// Reads the next element with `request`; `Ok(false)` at the end.
     fn erased_next_element(
         &mut self,
-        request: Request,
+        request: &Request,
         visitor: &mut dyn ErasedVisitor<'de>,
     ) -> Result<bool, Error>;
     fn erased_size_hint(&self) -> Option<usize>;
@@ -291,7 +291,7 @@ pub trait ErasedSeqAccess<'de> {
 impl<'de, A: SeqAccess<'de>> ErasedSeqAccess<'de> for A {
     fn erased_next_element(
         &mut self,
-        request: Request,
+        request: &Request,
         visitor: &mut dyn ErasedVisitor<'de>,
     ) -> Result<bool, Error> {
         match self.next_element_seed(RequestSeed { request, visitor }) {

@@ -12,7 +12,7 @@ use super::visitor::{ErasedVisitor, VisitorCell};
 pub trait ErasedDeserializer<'de> {
     fn erased_deserialize(
         &mut self,
-        request: Request,
+        request: &Request,
         visitor: &mut dyn ErasedVisitor<'de>,
     ) -> Result<(), Error>;
     fn erased_is_human_readable(&self) -> bool;
@@ -22,7 +22,7 @@ pub trait ErasedDeserializer<'de> {
 impl<'de, D: Deserializer<'de>> ErasedDeserializer<'de> for Option<D> {
     fn erased_deserialize(
         &mut self,
-        request: Request,
+        request: &Request,
         visitor: &mut dyn ErasedVisitor<'de>,
     ) -> Result<(), Error> {
         run(take!(self), request, visitor).map_err(erase)
@@ -38,7 +38,7 @@ impl<'de, D: Deserializer<'de>> ErasedDeserializer<'de> for Option<D> {
 pub(super) trait Source<'de> {
     fn fetch(
         &mut self,
-        request: Request,
+        request: &Request,
         visitor: &mut dyn ErasedVisitor<'de>,
     ) -> Result<(), Error>;
 
@@ -49,7 +49,7 @@ pub(super) trait Source<'de> {
         &mut self,
         visitor: &mut dyn ErasedVisitor<'de>,
     ) -> Result<Option<&'de str>, Error> {
-        self.fetch(Request::Identifier, visitor).map(|()| None)
+        self.fetch(&Request::Identifier, visitor).map(|()| None)
     }
 }
 
@@ -81,7 +81,7 @@ macro_rules! probe_requests {
             #[inline]
             fn $method<V: Visitor<'de>>(mut self, visitor: V) -> Result<V::Value, Error> {
                 let mut slot = VisitorCell::new(visitor, self.human_readable);
-                match self.source.fetch(Request::$request, &mut slot) {
+                match self.source.fetch(&Request::$request, &mut slot) {
                     Ok(()) => slot.out(),
                     Err(e) => Err(e),
                 }
@@ -95,7 +95,7 @@ macro_rules! probe_request_with {
         #[inline]
         fn $method<V: Visitor<'de>>(mut self, $($arg: $ty,)* visitor: V) -> Result<V::Value, Error> {
             let mut slot = VisitorCell::new(visitor, self.human_readable);
-            match self.source.fetch(Request::$request($($arg),*), &mut slot) {
+            match self.source.fetch(&Request::$request($($arg),*), &mut slot) {
                 Ok(()) => slot.out(),
                 Err(e) => Err(e),
             }
@@ -175,7 +175,7 @@ impl<'de> Source<'de> for Whole<'_, 'de> {
     #[inline]
     fn fetch(
         &mut self,
-        request: Request,
+        request: &Request,
         visitor: &mut dyn ErasedVisitor<'de>,
     ) -> Result<(), Error> {
         self.0.erased_deserialize(request, visitor)

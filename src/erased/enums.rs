@@ -14,13 +14,13 @@ use super::visitor::{ErasedVisitor, VisitorCell, Wrap};
 pub trait ErasedEnumAccess<'de> {
     fn erased_variant(
         &mut self,
-        request: Request,
+        request: &Request,
         visitor: &mut dyn ErasedVisitor<'de>,
     ) -> Result<(), Error>;
     fn erased_unit_variant(&mut self) -> Result<(), Error>;
     fn erased_newtype_variant(
         &mut self,
-        request: Request,
+        request: &Request,
         visitor: &mut dyn ErasedVisitor<'de>,
     ) -> Result<(), Error>;
     fn erased_tuple_variant(
@@ -44,7 +44,7 @@ pub(super) struct EnumSlot<A, V> {
 impl<'de, A: EnumAccess<'de>> ErasedEnumAccess<'de> for EnumSlot<A, A::Variant> {
     fn erased_variant(
         &mut self,
-        request: Request,
+        request: &Request,
         visitor: &mut dyn ErasedVisitor<'de>,
     ) -> Result<(), Error> {
         let ((), variant) = take!(self.access)
@@ -60,7 +60,7 @@ impl<'de, A: EnumAccess<'de>> ErasedEnumAccess<'de> for EnumSlot<A, A::Variant> 
 
     fn erased_newtype_variant(
         &mut self,
-        request: Request,
+        request: &Request,
         visitor: &mut dyn ErasedVisitor<'de>,
     ) -> Result<(), Error> {
         take!(self.variant)
@@ -112,7 +112,7 @@ struct VariantSource<'a, 'de> {
 impl<'de> Source<'de> for VariantSource<'_, 'de> {
     fn fetch(
         &mut self,
-        request: Request,
+        request: &Request,
         visitor: &mut dyn ErasedVisitor<'de>,
     ) -> Result<(), Error> {
         self.probed.used = true;
@@ -128,7 +128,7 @@ struct NewtypeSource<'a, 'de> {
 impl<'de> Source<'de> for NewtypeSource<'_, 'de> {
     fn fetch(
         &mut self,
-        request: Request,
+        request: &Request,
         visitor: &mut dyn ErasedVisitor<'de>,
     ) -> Result<(), Error> {
         self.probed.used = true;
@@ -149,7 +149,7 @@ impl<'de> EnumAccess<'de> for ErasedEnum<'_, 'de> {
         let variant = seed.deserialize(Crossing::new(source, self.human_readable))?;
         if !probed.used {
             let mut slot = VisitorCell::new(de::IgnoredAny, self.human_readable);
-            self.data.erased_variant(Request::IgnoredAny, &mut slot)?;
+            self.data.erased_variant(&Request::IgnoredAny, &mut slot)?;
         }
         Ok((variant, self))
     }
@@ -172,7 +172,7 @@ impl<'de> VariantAccess<'de> for ErasedEnum<'_, 'de> {
         if !probed.used {
             let mut slot = VisitorCell::new(de::IgnoredAny, self.human_readable);
             self.data
-                .erased_newtype_variant(Request::IgnoredAny, &mut slot)?;
+                .erased_newtype_variant(&Request::IgnoredAny, &mut slot)?;
         }
         Ok(value)
     }

@@ -9,6 +9,12 @@ use super::visitor::{ErasedVisitor, Wrap};
 /// registered type's side asks for a value with a request; the format's
 /// side runs it on the real deserializer. One crossing per value, instead of
 /// one to hand over a deserializer and another to learn what it is asked.
+///
+/// Handed across by reference: by value, its five words are passed by
+/// pointer to a copy the caller has just written (often only the one byte
+/// of its variant), which the callee copies again with 16-byte loads, each
+/// waiting for the stores it reads (a store-forwarding stall,
+/// PERFORMANCE.md). A request without arguments is then a constant.
 #[derive(Clone, Copy)]
 pub enum Request {
     Any,
@@ -48,11 +54,11 @@ pub enum Request {
 #[inline]
 pub(super) fn run<'de, D: Deserializer<'de>>(
     d: D,
-    request: Request,
+    request: &Request,
     visitor: &mut dyn ErasedVisitor<'de>,
 ) -> Result<(), D::Error> {
     let v = Wrap(visitor);
-    match request {
+    match *request {
         Request::Any => d.deserialize_any(v),
         Request::Bool => d.deserialize_bool(v),
         Request::I8 => d.deserialize_i8(v),
@@ -89,7 +95,7 @@ pub(super) fn run<'de, D: Deserializer<'de>>(
 
 /// A seed on the format's side that runs a request.
 pub(super) struct RequestSeed<'a, 'de> {
-    pub(super) request: Request,
+    pub(super) request: &'a Request,
     pub(super) visitor: &'a mut dyn ErasedVisitor<'de>,
 }
 

@@ -9,10 +9,27 @@ use crate::rest::Payload;
 use crate::tag::{Lookup, TagRequest, TagSink, TagVisitor};
 
 /// One read of a table: the table and the slot its subtype's reader fills.
-#[derive(Clone, Copy)]
-pub(super) struct Walk<'a, const AS_MAP: bool> {
+pub(super) struct Reading<'a> {
     pub(super) table: &'a Table,
     pub(super) slot: &'a dyn core::any::Any,
+}
+
+/// A `Reading` as the walk holds it: one pointer. The walk takes its set
+/// by value, and a set of three words is passed by pointer to a copy its
+/// caller has just written word by word, which the walk then reads back
+/// 16 bytes at a time. A load wider than the stores it reads cannot take
+/// their data before they reach the cache, and waits (a store-forwarding
+/// stall, PERFORMANCE.md); one pointer travels in a register.
+#[derive(Clone, Copy)]
+pub(super) struct Walk<'a, const AS_MAP: bool>(pub(super) &'a Reading<'a>);
+
+impl<'a, const AS_MAP: bool> core::ops::Deref for Walk<'a, AS_MAP> {
+    type Target = Reading<'a>;
+
+    #[inline]
+    fn deref(&self) -> &Reading<'a> {
+        self.0
+    }
 }
 
 impl<'de, const AS_MAP: bool> Subtypes<'de> for Walk<'_, AS_MAP> {
