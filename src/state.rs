@@ -65,14 +65,17 @@ thread_local! {
     };
 }
 
-/// Puts the enclosing level's state back when dropped, also when a payload
-/// or a format panics: a depth left behind would refuse the next read on
-/// this thread too soon, and a hoist key left behind would reorder the next
-/// replay that is not the engine's own (`Unknown::deserialize_into`,
-/// `Unknown::get`).
+/// Puts the enclosing level's nesting back and clears the hoist key when
+/// dropped, also when a payload or a format panics: a depth left behind
+/// would refuse the next read on this thread too soon, and a hoist key left
+/// behind would reorder the next replay that is not the engine's own
+/// (`Unknown::deserialize_into`, `Unknown::get`).
+///
+/// The enclosing level's hoist key is not kept: it is gone before anything
+/// that could enter this level runs (see `enter_depth`), so clearing puts
+/// back what was there.
 pub(crate) struct Level {
     nesting: Nesting,
-    hoist: Option<&'static str>,
 }
 
 impl Drop for Level {
@@ -80,7 +83,7 @@ impl Drop for Level {
     fn drop(&mut self) {
         ENGINE.with(|e| {
             e.nesting.set(self.nesting);
-            e.hoist.set(self.hoist);
+            e.hoist.set(None);
         });
     }
 }
@@ -97,10 +100,8 @@ pub(crate) fn enter(limit: u32, hoist: Option<&'static str>) -> Option<Level> {
             return None;
         }
         e.nesting.set(Nesting::new(depth, limit));
-        Some(Level {
-            nesting: outer,
-            hoist: e.hoist.replace(hoist),
-        })
+        e.hoist.set(hoist);
+        Some(Level { nesting: outer })
     })
 }
 
