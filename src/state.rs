@@ -1,8 +1,8 @@
 //! The engine's per-thread state, in one context: how deep dispatch levels
 //! nest, the innermost level's limit, and the tag key hoisted for the next
 //! replay. A level sets all three through one guard that puts the
-//! enclosing level's back when dropped, also on unwinding (a payload that
-//! panics leaves nothing behind).
+//! enclosing level's nesting back and clears the hoisted key when dropped,
+//! also on unwinding (a payload that panics leaves nothing behind).
 //!
 //! It lives in a thread-local, not in a value passed down, because the
 //! path between two levels runs through the user's `Deserialize` impls and
@@ -154,6 +154,8 @@ pub(crate) fn take_hoist() -> Option<&'static str> {
 pub(crate) fn remaining() -> u32 {
     ENGINE.with(|e| {
         let nesting = e.nesting.get();
-        nesting.limit().saturating_sub(nesting.depth()).max(1)
+        // Not `saturating_sub`: the depth never exceeds the limit
+        // (`Nesting`), and the subtraction then needs no guard.
+        (nesting.limit() - nesting.depth()).max(1)
     })
 }
