@@ -283,6 +283,11 @@ impl Variant<'_> {
     }
 }
 
+/// The type `Self`.
+pub fn is_self(ty: &syn::Type) -> bool {
+    matches!(ty, syn::Type::Path(p) if p.qself.is_none() && p.path.is_ident("Self"))
+}
+
 fn default_name(ident: &Ident, rule: Option<RenameRule>) -> String {
     let name = ident.unraw().to_string();
     match rule {
@@ -354,10 +359,14 @@ impl Registration {
         self.self_ty.to_string().replace(' ', "")
     }
 
-    /// The trait object's text, which tells whether two registrations share
-    /// a registry.
-    pub fn object_key(&self) -> String {
-        self.object.to_string().replace(' ', "")
+    /// Whether `other` registers in the same registry: the same trait
+    /// object type, compared as syntax trees (spacing and spans aside).
+    pub fn shares_registry_with(&self, other: &Registration) -> bool {
+        let object = |r: &Registration| syn::parse2::<syn::Type>(r.object.clone()).ok();
+        match (object(self), object(other)) {
+            (Some(a), Some(b)) => a == b,
+            _ => false,
+        }
     }
 
     /// The trait object as messages write it: `dyn for<'a> Tr<'a, u8>`.

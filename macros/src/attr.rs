@@ -22,9 +22,9 @@ pub enum TagValue {
     I64(i64),
     U64(u64),
     Bool(bool),
-    /// With `tag_type`: a constant expression of that type, kept as its
-    /// tokens' text so two spellings of one path compare equal.
-    Typed(String),
+    /// With `tag_type`: a constant expression of that type. Two tags are
+    /// the same when their syntax trees are (spacing and spans aside).
+    Typed(Box<Expr>),
 }
 
 impl TagValue {
@@ -35,7 +35,7 @@ impl TagValue {
             TagValue::I64(v) => v.to_string(),
             TagValue::U64(v) => v.to_string(),
             TagValue::Bool(v) => v.to_string(),
-            TagValue::Typed(tokens) => tokens.replace(' ', ""),
+            TagValue::Typed(expr) => expr.to_token_stream().to_string().replace(' ', ""),
         }
     }
 }
@@ -525,6 +525,6 @@ pub fn typed_value(cx: &Ctxt, expr: &Expr, ty: &syn::Type) -> Option<TagValue> {
             );
             None
         }
-        _ => Some(TagValue::Typed(expr.to_token_stream().to_string())),
+        _ => Some(TagValue::Typed(Box::new(expr.clone()))),
     }
 }

@@ -456,13 +456,17 @@ fn check_nested_variants(cx: &Ctxt, cont: &Container) {
                 "a `nested` variant's tags are its child's; remove `name`/`alias`",
             );
         }
-        let mentions = |ident: &syn::Ident| {
+        let idents = || {
             payload
                 .to_token_stream()
                 .into_iter()
-                .any(|tt| matches!(tt, proc_macro2::TokenTree::Ident(i) if &i == ident))
+                .filter_map(|tt| match tt {
+                    proc_macro2::TokenTree::Ident(i) => Some(i),
+                    _ => None,
+                })
         };
-        if mentions(cont.ident()) || payload.to_token_stream().to_string() == "Self" {
+        let mentions = |ident: &syn::Ident| idents().any(|i| i == *ident);
+        if mentions(cont.ident()) || idents().any(|i| i == "Self") {
             cx.error_spanned_by(payload, "an enum cannot be nested in itself; use a plain newtype variant (e.g. `Box<Self>`) for recursion");
         }
         if let Some(param) = cont
@@ -1024,10 +1028,7 @@ fn check_instances_sharing_a_registry(cx: &Ctxt, imp: &Impl) {
         .filter(|e| imp.instance_args(e).is_some());
     let mut groups: Vec<Vec<(&Registration, &InstanceAttr)>> = Vec::new();
     for (reg, entry) in imp.registrations.iter().zip(entries) {
-        match groups
-            .iter_mut()
-            .find(|g| g[0].0.object_key() == reg.object_key())
-        {
+        match groups.iter_mut().find(|g| g[0].0.shares_registry_with(reg)) {
             Some(group) => group.push((reg, entry)),
             None => groups.push(vec![(reg, entry)]),
         }

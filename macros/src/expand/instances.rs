@@ -14,10 +14,10 @@
 //! impl without parameters never comes here: its code is `traits.rs`'s.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned, ToTokens};
+use quote::{format_ident, quote, quote_spanned};
 use syn::{GenericParam, ItemImpl, ItemTrait, TypeParamBound, WherePredicate};
 
-use crate::ast::{Impl, Registration, Trait};
+use crate::ast::{is_self, Impl, Registration, Trait};
 use crate::attr::{ContainerAttrs, TagValue};
 
 use super::private;
@@ -80,7 +80,7 @@ pub fn expand_trait(attrs: ContainerAttrs, mut item: ItemTrait) -> TokenStream {
         .iter()
         .flat_map(|w| &w.predicates)
         .filter(|p| match p {
-            WherePredicate::Type(t) => t.bounded_ty.to_token_stream().to_string() != "Self",
+            WherePredicate::Type(t) => !is_self(&t.bounded_ty),
             _ => false,
         })
         .collect();
