@@ -1610,7 +1610,7 @@ pub mod __private {
         check_nested, read_typed_tag, str_chunk, unknown_typed_tag, Claims, Found, HeadValue,
         KnownTags, Literal, LiteralTable, TagRequest, TagSink, MAX_NESTING,
     };
-    pub use crate::tag_writer::{AsMap, NewtypeVariant, TaggedSerializer, Tagging};
+    pub use crate::tag_writer::{AsMap, NewtypeVariant, Newtypes, TaggedSerializer, Tagging};
     pub use crate::trait_object::{
         deserialize_marked, deserialize_registered, serialize_marked, serialize_registered,
     };

@@ -24,7 +24,9 @@ use serde::ser::{Serialize, SerializeStructVariant, Serializer};
 
 use crate::rest::Payload;
 use crate::tag::Literal;
-use crate::tag_writer::{struct_variant, write_unit, NewtypeVariant, TaggedSerializer, Tagging};
+use crate::tag_writer::{
+    struct_variant, write_unit, NewtypeVariant, Newtypes, TaggedSerializer, Tagging,
+};
 
 /// What serde's derive knows of one struct variant.
 pub struct StructShape {
@@ -377,7 +379,7 @@ tuples! {
     16 => (T0 0 T1 1 T2 2 T3 3 T4 4 T5 5 T6 6 T7 7 T8 8 T9 9 T10 10 T11 11 T12 12 T13 13 T14 14 T15 15)
 }
 
-impl<S: Serializer, T: Tagging> TaggedSerializer<S, T> {
+impl<S: Serializer, T: Newtypes> TaggedSerializer<S, T> {
     /// A newtype variant, as the twin's `serialize_newtype_variant`.
     #[inline]
     pub fn newtype<V: ?Sized + Serialize>(
@@ -387,7 +389,9 @@ impl<S: Serializer, T: Tagging> TaggedSerializer<S, T> {
     ) -> Result<S::Ok, S::Error> {
         self.newtype_variant(variant, value)
     }
+}
 
+impl<S: Serializer, T: Tagging> TaggedSerializer<S, T> {
     /// A unit variant, as the twin's `serialize_unit_variant`.
     #[inline]
     pub fn unit(self, name: &'static str, index: u32) -> Result<S::Ok, S::Error> {

@@ -31,6 +31,8 @@ macro_rules! pair {
         #[derive(Debug, PartialEq)]
         enum $name {
             Dot(Point),
+            // The same payload type as `Dot`'s: each writes its own tag.
+            Spot(Point),
             Line {
                 from: u32,
                 to: u32,
@@ -109,6 +111,10 @@ where
 #[case::empty_struct(r#"{"type":"Empty","a":1}"#, r#"{"type":"Empty"}"#)]
 #[case::unit(r#"{"a":[1],"type":"Stop"}"#, r#"{"type":"Stop"}"#)]
 #[case::newtype(r#"{"y":2,"type":"Dot","x":1}"#, r#"{"type":"Dot","x":1,"y":2}"#)]
+#[case::newtype_sharing_a_payload_type(
+    r#"{"y":2,"type":"Spot","x":1}"#,
+    r#"{"type":"Spot","x":1,"y":2}"#
+)]
 #[case::seq_form(
     r#"["Line",1,2,"a"]"#,
     r#"{"type":"Line","from":1,"to":2,"label":"a"}"#
@@ -149,6 +155,11 @@ fn deny_unknown_fields_agrees(#[case] text: &str, #[case] expected: &str) {
 /// Every variant written, then read back, by both.
 #[rstest]
 #[case::newtype(Lean::Dot(Point { x: 1, y: -2 }), Twin::Dot(Point { x: 1, y: -2 }), r#"{"type":"Dot","x":1,"y":-2}"#)]
+#[case::newtype_sharing_a_payload_type(
+    Lean::Spot(Point { x: 3, y: 4 }),
+    Twin::Spot(Point { x: 3, y: 4 }),
+    r#"{"type":"Spot","x":3,"y":4}"#
+)]
 #[case::line(
     Lean::Line { from: 1, to: 2, label: None },
     Twin::Line { from: 1, to: 2, label: None },

@@ -406,6 +406,14 @@ enum Hidden {
     D(Dee),
 }
 
+/// One payload type in two variants: each write names its own variant.
+#[json_subtypes(tag = "type")]
+#[derive(Debug)]
+enum Twice {
+    A(Dee),
+    B(Dee),
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 enum Kind {
     D,
@@ -448,6 +456,14 @@ fn visible_widgets() -> json_subtypes::Profile<dyn Widget> {
 #[case::enum_field_named_like_the_tag(
     || serde_json::to_string(&Hidden::D(Dee { d: 1, kind: "D".into() })),
     "cannot serialize Hidden::D: its field `type` has the name of the tag; add `visible` to Hidden's `#[json_subtypes(tag = \"type\")]` so that the field is the tag"
+)]
+#[case::first_of_two_variants_with_one_payload(
+    || serde_json::to_string(&Twice::A(Dee { d: 1, kind: "A".into() })),
+    "cannot serialize Twice::A: its field `type` has the name of the tag; add `visible` to Twice's `#[json_subtypes(tag = \"type\")]` so that the field is the tag"
+)]
+#[case::second_of_two_variants_with_one_payload(
+    || serde_json::to_string(&Twice::B(Dee { d: 1, kind: "B".into() })),
+    "cannot serialize Twice::B: its field `type` has the name of the tag; add `visible` to Twice's `#[json_subtypes(tag = \"type\")]` so that the field is the tag"
 )]
 #[case::typed_enum_field_named_like_the_tag(
     || serde_json::to_string(&Typed::D(Dee { d: 1, kind: "D".into() })),

@@ -22,8 +22,8 @@ use self::fields::VariantFields;
 pub(crate) use self::fields::{struct_variant, write_unit, Owner, TagEntry};
 pub use self::map_form::AsMap;
 use self::payload::EnumPayload;
-pub use self::payload::NewtypeVariant;
 pub(crate) use self::payload::PayloadSerializer;
+pub use self::payload::{NewtypeVariant, Newtypes};
 
 /// What generated code provides to write an enum's tags.
 pub trait Tagging {
@@ -140,7 +140,7 @@ fn form<T: Tagging>(index: u32) -> Form {
     }
 }
 
-impl<S: Serializer, T: Tagging> TaggedSerializer<S, T> {
+impl<S: Serializer, T: Newtypes> TaggedSerializer<S, T> {
     /// A newtype variant of generated code, described by its constant.
     #[inline]
     pub(crate) fn newtype_variant<V: ?Sized + Serialize>(

@@ -350,18 +350,21 @@ impl<M: SerializeMap, G: Serialize> SerializeStructVariant for VariantValue<'_, 
 ///
 /// Only a struct payload is written here; any other shape builds the
 /// `TagEntry` in the caller's `cell` and goes to `PayloadSerializer`.
-pub(crate) struct EnumPayload<'a, S, T: Tagging> {
+pub(crate) struct EnumPayload<'a, S, T: Newtypes> {
     pub(super) inner: S,
     pub(super) variant: &'static NewtypeVariant,
     pub(super) cell: &'a OnceCell<TagEntry<T::Tag>>,
 }
 
-/// Which newtype variant is written: generated code's constant, one per
-/// newtype variant, so that a write carries one pointer for it.
+/// Which newtype variant is written: an element of generated code's
+/// constant `Newtypes::NEWTYPES`, so that a write carries one pointer for
+/// it.
 pub struct NewtypeVariant {
     /// The enum's name, as serde's `serialize_newtype_variant` takes it.
     name: &'static str,
     pub(super) index: u32,
+    /// Its position in `Newtypes::NEWTYPES`.
+    slot: u32,
     variant: &'static str,
     /// The tag if it is a string (`Tagging::STR_TAGS`): written as a
     /// `&str`, as serde's twin does; through the tag type's `Serialize`
@@ -377,12 +380,14 @@ impl NewtypeVariant {
     pub const fn new<T: Tagging>(
         name: &'static str,
         index: u32,
+        slot: u32,
         variant: &'static str,
         tag: &'static str,
     ) -> Self {
         NewtypeVariant {
             name,
             index,
+            slot,
             variant,
             tag,
             key: T::KEY,
@@ -395,7 +400,19 @@ impl NewtypeVariant {
     }
 }
 
-impl<'a, S: Serializer, T: Tagging> EnumPayload<'a, S, T> {
+/// An enum's newtype variants, so that a struct payload's fields carry only
+/// their variant's position, for the message of a field named like the tag:
+/// a constant stored by one instruction, where a pointer to the variant
+/// takes two (its address, then the store) and serde's twin, which makes
+/// no such check, none. The variant as a type would store nothing, but
+/// would compile the payload's write once per variant instead of once per
+/// enum (2% more unoptimized IR in `benches/compile_cost`).
+pub trait Newtypes: Tagging {
+    /// Every newtype variant's `NewtypeVariant`, each at its `slot`.
+    const NEWTYPES: &'static [NewtypeVariant];
+}
+
+impl<'a, S: Serializer, T: Newtypes> EnumPayload<'a, S, T> {
     fn general(self) -> PayloadSerializer<'a, S, T::Tag, true> {
         let variant = self.variant;
         let entry = self.cell.get_or_init(|| {
@@ -427,7 +444,7 @@ macro_rules! to_general {
     };
 }
 
-impl<'a, S: Serializer, T: Tagging> Serializer for EnumPayload<'a, S, T> {
+impl<'a, S: Serializer, T: Newtypes> Serializer for EnumPayload<'a, S, T> {
     type Ok = S::Ok;
     type Error = S::Error;
     type SerializeSeq = Impossible<S::Ok, S::Error>;
@@ -513,7 +530,7 @@ impl<'a, S: Serializer, T: Tagging> Serializer for EnumPayload<'a, S, T> {
         }
         Ok(EnumFields {
             state,
-            variant,
+            slot: variant.slot,
             table: PhantomData,
         })
     }
@@ -529,7 +546,8 @@ impl<'a, S: Serializer, T: Tagging> Serializer for EnumPayload<'a, S, T> {
 /// with it at run time.
 pub(crate) struct EnumFields<M, T> {
     state: M,
-    variant: &'static NewtypeVariant,
+    /// The variant's position in `T::NEWTYPES`, read only for the message.
+    slot: u32,
     table: PhantomData<T>,
 }
 
@@ -537,7 +555,8 @@ pub(crate) struct EnumFields<M, T> {
 /// error type only.
 #[cold]
 #[inline(never)]
-fn enum_field_is_tag<E: serde::ser::Error>(v: &NewtypeVariant) -> E {
+fn enum_field_is_tag<E: serde::ser::Error>(variants: &[NewtypeVariant], slot: u32) -> E {
+    let v = &variants[slot as usize];
     field_is_tag(&TagEntry::for_variant(
         v.key,
         (),
@@ -548,7 +567,7 @@ fn enum_field_is_tag<E: serde::ser::Error>(v: &NewtypeVariant) -> E {
     ))
 }
 
-impl<M: SerializeStruct, T: Tagging> SerializeStruct for EnumFields<M, T> {
+impl<M: SerializeStruct, T: Newtypes> SerializeStruct for EnumFields<M, T> {
     type Ok = M::Ok;
     type Error = M::Error;
 
@@ -559,7 +578,7 @@ impl<M: SerializeStruct, T: Tagging> SerializeStruct for EnumFields<M, T> {
         value: &V,
     ) -> Result<(), M::Error> {
         if key == T::KEY {
-            return Err(enum_field_is_tag(self.variant));
+            return Err(enum_field_is_tag(T::NEWTYPES, self.slot));
         }
         self.state.serialize_field(key, value)
     }

@@ -677,19 +677,24 @@ impl Lean {
                     );
                 }
                 Style::Newtype => {
-                    // A constant: a write carries one pointer for the
-                    // variant. The tag is there if it is a string (for
-                    // `Tagging::STR_TAGS`).
-                    let meta = format_ident!("__NEWTYPE{}", index);
+                    // An element of a constant: a write carries one pointer
+                    // for the variant, and its fields its position. The tag
+                    // is there if it is a string (for `Tagging::STR_TAGS`).
+                    let slot = metas.len();
+                    let slot_u32 = slot as u32;
                     let tag = match v.tags.first().map(|t| &t.value) {
                         Some(TagValue::Str(s)) if !v.is_fallback() && !v.is_nested() => s.clone(),
                         _ => String::new(),
                     };
                     metas.push(quote! {
-                        const #meta: #private::NewtypeVariant =
-                            #private::NewtypeVariant::new::<__Table>(#name, #index, #written, #tag);
+                        #private::NewtypeVariant::new::<__Table>(#name, #index, #slot_u32, #written, #tag)
                     });
-                    writes.push(quote!(Self::#ident(__v) => __s.newtype(&#meta, __v),));
+                    writes.push(quote! {
+                        Self::#ident(__v) => __s.newtype(
+                            &__NEWTYPES[#slot],
+                            __v,
+                        ),
+                    });
                     builds.push(
                         quote!(#index => #private::serde::de::VariantAccess::newtype_variant(__payload).map(#owner_ident::#ident),),
                     );
@@ -744,7 +749,16 @@ impl Lean {
         }
         Some(Lean {
             shapes: quote!(#(#shapes)*),
-            metas: quote!(#(#metas)*),
+            metas: if metas.is_empty() {
+                quote!()
+            } else {
+                quote! {
+                    const __NEWTYPES: &[#private::NewtypeVariant] = &[#(#metas),*];
+                    impl #private::Newtypes for __Table {
+                        const NEWTYPES: &'static [#private::NewtypeVariant] = __NEWTYPES;
+                    }
+                }
+            },
             write: quote! {
                 let __s = #private::TaggedSerializer::<_, __Table>::new(__serializer);
                 match self {
