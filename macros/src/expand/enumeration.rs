@@ -680,14 +680,14 @@ impl Lean {
                     // An element of a constant: a write carries one pointer
                     // for the variant, and its fields its position. The tag
                     // is there if it is a string (for `Tagging::STR_TAGS`).
-                    let slot = metas.len();
-                    let slot_u32 = slot as u32;
+                    // Unsuffixed: a `u32` in the constant, a `usize` index.
+                    let slot = proc_macro2::Literal::usize_unsuffixed(metas.len());
                     let tag = match v.tags.first().map(|t| &t.value) {
                         Some(TagValue::Str(s)) if !v.is_fallback() && !v.is_nested() => s.clone(),
                         _ => String::new(),
                     };
                     metas.push(quote! {
-                        #private::NewtypeVariant::new::<__Table>(#name, #index, #slot_u32, #written, #tag)
+                        #private::NewtypeVariant::new::<__Table>(#name, #index, #slot, #written, #tag)
                     });
                     writes.push(quote! {
                         Self::#ident(__v) => __s.newtype(
