@@ -570,6 +570,11 @@ fn small_paths() -> Vec<Path> {
             "one field: hand-written tag-first reader, boxed as dyn",
             |i| drop(black_box(de_small_proto_boxed(black_box(&i.small.first)))),
         ),
+        path(
+            "small_proto_open",
+            "one field: hand-written tag-first reader, open table, boxed as dyn",
+            |i| drop(black_box(de_small_proto_open(black_box(&i.small.first)))),
+        ),
         path("small_ours_last", "one field: ours, tag last", |i| {
             drop(black_box(de_small_ours(black_box(&i.small.last))))
         }),

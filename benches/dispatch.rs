@@ -350,6 +350,9 @@ fn small(c: &mut Criterion, i: &Inputs) {
     g.bench_function("proto_boxed_tag_first", |b| {
         b.iter(|| de_small_proto_boxed(black_box(&s.first)))
     });
+    g.bench_function("proto_open_tag_first", |b| {
+        b.iter(|| de_small_proto_open(black_box(&s.first)))
+    });
     for (pos, json) in [("first", &s.first), ("last", &s.last)] {
         g.bench_function(format!("ours_tag_{pos}"), |b| {
             b.iter(|| de_small_trait(black_box(json)))

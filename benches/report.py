@@ -66,6 +66,7 @@ TABLES = {
     "dyn_small": [
         ("plain struct, boxed (the limit)", "small_dyn_plain_boxed", "de_dyn_small", "plain_boxed"),
         ("hand-written tag-first reader, boxed", "small_proto_boxed", "de_dyn_small", "proto_boxed_tag_first"),
+        ("hand-written tag-first reader over a run-time table, boxed", "small_proto_open", "de_dyn_small", "proto_open_tag_first"),
         ("ours, tag first", "small_dyn_first", "de_dyn_small", "ours_tag_first"),
         ("ours `compiled`, tag first", "small_compiled_first", "de_dyn_small", "compiled_tag_first"),
         ("typetag, tag first", "small_typetag_first", "de_dyn_small", "typetag_tag_first"),
