@@ -412,6 +412,11 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for KeySeed<'_, 'de, S> {
         f.write_str("a field name")
     }
 
+    // Always inlined, with `visit_borrowed_str` below: a registry's walk is
+    // compiled once per format and is large, and left to itself LLVM keeps
+    // these calls of their own there, which save and restore more
+    // registers than the check costs.
+    #[inline(always)]
     fn visit_str<E: de::Error>(mut self, v: &str) -> Result<bool, E> {
         if self.is_tag(v) {
             return Ok(true);
@@ -423,6 +428,7 @@ impl<'de, S: Subtypes<'de>> Visitor<'de> for KeySeed<'_, 'de, S> {
         Ok(false)
     }
 
+    #[inline(always)]
     fn visit_borrowed_str<E: de::Error>(mut self, v: &'de str) -> Result<bool, E> {
         if self.is_tag(v) {
             return Ok(true);

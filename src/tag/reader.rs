@@ -164,6 +164,14 @@ impl<'de, const QUICK: bool> TagVisitor<'_, 'de, QUICK> {
         self.table.quick_str(v)
     }
 
+    /// `visit_borrowed_str` past the quick lookup.
+    #[inline(never)]
+    fn borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Option<u32>, E> {
+        self.found_or_head(Found::Str(v), Some(HeadValue::Str(v)), |r| {
+            r.visit_borrowed_str(v)
+        })
+    }
+
     /// `found`, with the value as a nested child could be handed it again
     /// without a buffer (`head`), where the value allows.
     #[inline]
@@ -292,13 +300,17 @@ impl<'de, const QUICK: bool> Visitor<'de> for TagVisitor<'_, 'de, QUICK> {
         self.found(Found::Str(v), |r| r.visit_str(v))
     }
 
+    // The quick lookup is inlined into the format's reader, as the key's
+    // check is in the walk (`KeySeed`): a known tag of a registry or a
+    // profile then costs its lookup and no call frame of its own. The rest
+    // stays out of line: an enum comes here only with what its own reader
+    // could not place, and inlined it lengthened those reads.
+    #[inline(always)]
     fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Option<u32>, E> {
         if let Some(index) = self.quick(v) {
             return Ok(Some(index));
         }
-        self.found_or_head(Found::Str(v), Some(HeadValue::Str(v)), |r| {
-            r.visit_borrowed_str(v)
-        })
+        self.borrowed_str(v)
     }
 
     fn visit_bytes<E: de::Error>(self, v: &[u8]) -> Result<Option<u32>, E> {
