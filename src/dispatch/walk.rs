@@ -16,7 +16,7 @@ use serde::de::{
 use super::string_keys::StringKeys;
 use super::{Enum, Settings, Subtypes};
 use crate::buffer::{Buffer, Recorder, NUMBER_TOKEN};
-use crate::rest::{missing_field, PrefixReader, RestSeq, RestState};
+use crate::rest::{missing_field, RestSeq, RestState, Stretch};
 use crate::state::clear_hoist;
 use crate::tag::{same_text, FastTagVisitor, HeadValue, LiteralTable, Requested, Static, TagSink};
 
@@ -28,18 +28,19 @@ pub(super) struct DispatchVisitor<'de, S> {
 }
 
 impl<'de, S: Subtypes<'de>> DispatchVisitor<'de, S> {
-    /// Reads subtype `index` from the prefix (replayed from `start`, then
-    /// from its beginning up to `start`) and the live rest; with `hint`
-    /// (the fallback) an `Unknown` payload is told which key is the tag.
+    /// Reads subtype `index` from `stretch` of the prefix and the live
+    /// rest; with `hint` (the fallback) an `Unknown` payload is told which
+    /// key is the tag.
     fn build<A: MapAccess<'de>>(
         &self,
         index: u32,
-        prefix: PrefixReader<'_, 'de>,
+        prefix: &Buffer<'de>,
+        stretch: Stretch,
         live: A,
         hint: bool,
     ) -> Result<S::Value, A::Error> {
         let slot = Cell::new(None);
-        let mut state = self.rest(prefix, live, hint, &slot);
+        let mut state = self.rest(prefix, stretch, live, hint, &slot);
         let out = self.subtypes.build(index, state.rest());
         // The first error the live map produced, with its position.
         out.map_err(|e| slot.take().unwrap_or(e))
@@ -52,11 +53,12 @@ impl<'de, S: Subtypes<'de>> DispatchVisitor<'de, S> {
         &self,
         index: u32,
         head: HeadValue<'de>,
-        prefix: PrefixReader<'_, 'de>,
+        prefix: &Buffer<'de>,
+        stretch: Stretch,
         live: A,
     ) -> Result<S::Value, A::Error> {
         let slot = Cell::new(None);
-        let mut state = self.rest(prefix, live, false, &slot);
+        let mut state = self.rest(prefix, stretch, live, false, &slot);
         let out = self.subtypes.build_head(index, head, state.rest());
         out.map_err(|e| slot.take().unwrap_or(e))
     }
@@ -65,17 +67,18 @@ impl<'de, S: Subtypes<'de>> DispatchVisitor<'de, S> {
     #[inline]
     fn rest<'s, A: MapAccess<'de>>(
         &'s self,
-        prefix: PrefixReader<'s, 'de>,
+        prefix: &'s Buffer<'de>,
+        stretch: Stretch,
         live: A,
         hint: bool,
         slot: &'s Cell<Option<A::Error>>,
     ) -> RestState<'de, 's, A> {
         let human_readable = match self.human_readable {
             Some(answer) => answer,
-            None => prefix.buf().human_readable(),
+            None => prefix.human_readable(),
         };
         RestState {
-            prefix,
+            prefix: prefix.prefix_reader(stretch),
             live,
             tag: self.subtypes.settings().key.as_ref(),
             hint: self.subtypes.settings().key.as_ref().filter(|_| hint),
@@ -192,7 +195,7 @@ impl<'de, S: Subtypes<'de>> DispatchVisitor<'de, S> {
                     {
                         let index = map.next_value_seed(KnownTagSeed { subtypes: s })?;
                         let index = index.unwrap_or_default();
-                        return self.build(index, prefix.prefix_reader(), map, false);
+                        return self.build(index, &prefix, Stretch::All, map, false);
                     }
                     // The tag entry is recorded in place for the fallback,
                     // for a nested child which reads it first, or for a
@@ -216,19 +219,19 @@ impl<'de, S: Subtypes<'de>> DispatchVisitor<'de, S> {
                         Some(index) if s.is_nested(index) => match head {
                             // Handed on as it was read: no buffer.
                             Some(value) => {
-                                self.build_with_head(index, value, prefix.prefix_reader(), map)
+                                self.build_with_head(index, value, &prefix, Stretch::All, map)
                             }
-                            None => self.build(index, prefix.prefix_reader_from(mark), map, false),
+                            None => self.build(index, &prefix, Stretch::From(mark), map, false),
                         },
                         Some(index) => {
                             if !s.is_visible(index) {
                                 prefix.truncate(mark);
                             }
-                            self.build(index, prefix.prefix_reader(), map, false)
+                            self.build(index, &prefix, Stretch::All, map, false)
                         }
                         None => {
                             let fallback = settings.fallback.unwrap_or_default();
-                            self.build(fallback, prefix.prefix_reader(), map, true)
+                            self.build(fallback, &prefix, Stretch::All, map, true)
                         }
                     };
                 }
@@ -257,12 +260,12 @@ impl<'de, S: Subtypes<'de>> DispatchVisitor<'de, S> {
         }
         if S::MAY_BE_PRESENCE && settings.key.is_none() {
             let index = self.decide(seen)?;
-            return self.build(index, prefix.prefix_reader_ended(), map, false);
+            return self.build(index, &prefix, Stretch::Ended, map, false);
         }
         let key = settings.key.unwrap_or_default();
         match settings.fallback {
             Some(fallback) if S::MAY_KEEP_TAG => {
-                self.build(fallback, prefix.prefix_reader_ended(), map, true)
+                self.build(fallback, &prefix, Stretch::Ended, map, true)
             }
             _ => Err(missing_field(key)),
         }

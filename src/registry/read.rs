@@ -6,7 +6,7 @@ use serde::de::Deserializer;
 use super::Table;
 use crate::dispatch::{Settings, Subtypes};
 use crate::rest::Payload;
-use crate::tag::{Lookup, TagRequest, TagSink, TagVisitor};
+use crate::tag::{Lookup, Picked, Picking, TagRequest, TagSink, TagVisitor};
 
 /// One read of a table: the table and the slot its subtype's reader fills.
 pub(super) struct Reading<'a> {
@@ -44,14 +44,16 @@ impl<'de, const AS_MAP: bool> Subtypes<'de> for Walk<'_, AS_MAP> {
 
     /// Every registry's tags are read by the one shared reader, the table
     /// looked up through `dyn`: a reader per registry would compile a
-    /// format's `deserialize_any` once per trait.
+    /// format's `deserialize_any` once per trait. Its answer comes back
+    /// through `Picking`, in one word.
     #[inline]
     fn read_tag<D>(&self, tag: D, sink: Option<TagSink<'_, 'de>>) -> Result<Option<u32>, D::Error>
     where
         D: Deserializer<'de>,
     {
         let table: &(dyn Lookup + 'static) = self.table;
-        tag.deserialize_any(TagVisitor::<true> { table, sink })
+        tag.deserialize_any(Picking(TagVisitor::<true> { table, sink }))
+            .map(Picked::index)
     }
 
     // Out of line: inlined, its hashing made the tag key's check, which

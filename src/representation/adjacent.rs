@@ -23,7 +23,7 @@ use serde::ser::{SerializeStruct, Serializer};
 use super::{build_from, Bare, BuildSeed, TagSeed, TagValue};
 use crate::buffer::{Buffer, Limit, Mark};
 use crate::dispatch::{Enum, Subtypes};
-use crate::rest::{duplicate_field, missing_field, RestState};
+use crate::rest::{duplicate_field, missing_field, RestState, Stretch};
 use crate::subtype::Subtype;
 use crate::tag::{OwnedLiteral, TagSink};
 
@@ -310,7 +310,9 @@ impl<'de, S: Subtypes<'de>, F: Form> Visitor<'de> for AdjacentVisitor<'de, S, F>
                 None => {
                     return match fallback {
                         // No tag: the fallback reads the whole object.
-                        Some(fallback) => self.rest(fallback, buf.prefix_reader_ended(), map),
+                        Some(fallback) => {
+                            self.rest(fallback, buf.prefix_reader(Stretch::Ended), map)
+                        }
                         None => Err(missing_field(form.get().tag())),
                     };
                 }
@@ -320,7 +322,7 @@ impl<'de, S: Subtypes<'de>, F: Form> Visitor<'de> for AdjacentVisitor<'de, S, F>
             // An unknown tag, recorded with its key: the fallback reads the
             // object from its start, the rest live.
             let fallback = fallback.unwrap_or_default();
-            return self.rest(fallback, buf.prefix_reader(), map);
+            return self.rest(fallback, buf.prefix_reader(Stretch::All), map);
         };
         let value = match content {
             Some(at) => {

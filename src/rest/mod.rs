@@ -120,37 +120,48 @@ pub(crate) struct PrefixReader<'b, 'de> {
     then: Option<Mark>,
 }
 
+/// Which stretch of the buffer a [`PrefixReader`] replays. The engine hands
+/// this, not the reader, to the function that builds the payload, which
+/// makes the reader where it is kept: a reader made by the caller reached
+/// that function through memory, written a word at a time and read back 16
+/// bytes at a time, two loads per read the processor cannot forward their
+/// data to (PERFORMANCE.md, "Time and instructions").
+#[derive(Clone, Copy)]
+pub(crate) enum Stretch {
+    /// The whole prefix, then the live map.
+    All,
+    /// The whole prefix once the live map has ended: after the prefix
+    /// comes the end of the object, not another call to the map, which a
+    /// format need not answer with `None` again (ciborium reads an
+    /// indefinite-length map's next item past its end). `is_done` never
+    /// holds, and the prefix's end is found where the buffer ends (see
+    /// `next_key_seed`).
+    Ended,
+    /// From the mark to the end first, then from the beginning to the
+    /// mark: a nested child sees the tag entry recorded there first.
+    From(Mark),
+}
+
 impl<'de> Buffer<'de> {
-    pub(crate) fn prefix_reader(&self) -> PrefixReader<'_, 'de> {
-        let end = self.len();
-        PrefixReader {
-            reader: self.reader_at(Mark::START),
-            end,
-            then: None,
-        }
-    }
-
-    /// `prefix_reader` once the live map has ended: after the prefix comes
-    /// the end of the object, not another call to the map, which a format
-    /// need not answer with `None` again (ciborium reads an indefinite-length
-    /// map's next item past its end). `is_done` never holds, and the
-    /// prefix's end is found where the buffer ends (see `next_key_seed`).
-    pub(crate) fn prefix_reader_ended(&self) -> PrefixReader<'_, 'de> {
-        PrefixReader {
-            reader: self.reader_at(Mark::START),
-            end: usize::MAX,
-            then: None,
-        }
-    }
-
-    /// Reads from `start` to the end first, then from the beginning to
-    /// `start`: a nested child sees the tag entry recorded at `start` first.
-    pub(crate) fn prefix_reader_from(&self, start: Mark) -> PrefixReader<'_, 'de> {
-        let end = self.len();
-        PrefixReader {
-            reader: self.reader_at(start),
-            end,
-            then: Some(start),
+    /// A reader of `stretch` of this buffer.
+    #[inline(always)]
+    pub(crate) fn prefix_reader(&self, stretch: Stretch) -> PrefixReader<'_, 'de> {
+        match stretch {
+            Stretch::All => PrefixReader {
+                reader: self.reader_at(Mark::START),
+                end: self.len(),
+                then: None,
+            },
+            Stretch::Ended => PrefixReader {
+                reader: self.reader_at(Mark::START),
+                end: usize::MAX,
+                then: None,
+            },
+            Stretch::From(start) => PrefixReader {
+                reader: self.reader_at(start),
+                end: self.len(),
+                then: Some(start),
+            },
         }
     }
 }
@@ -203,7 +214,7 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for Rest<'de, '_, A> {
         K: DeserializeSeed<'de>,
     {
         if !self.prefix.is_done() {
-            // Only a `prefix_reader_ended` gets here at the buffer's end.
+            // Only `Stretch::Ended` gets here at the buffer's end.
             if self.prefix.reader.position().offset() >= self.prefix.buf().len() {
                 return Ok(None);
             }

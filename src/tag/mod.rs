@@ -19,7 +19,7 @@ mod requested;
 pub(crate) use self::index::{map, Map, TagIndex, TagOwner};
 pub use self::reader::KnownTags;
 pub use self::reader::{read_typed_tag, TagSink};
-pub(crate) use self::reader::{FastTagVisitor, Lookup, Static, TagVisitor};
+pub(crate) use self::reader::{FastTagVisitor, Lookup, Picked, Picking, Static, TagVisitor};
 pub(crate) use self::requested::Requested;
 
 /// The one request a table's tags are read with where the format need not

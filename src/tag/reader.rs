@@ -1,11 +1,13 @@
 //! The tag readers: `TagSink`, where a tag value is recorded for the
 //! payload or the fallback; the one shared reader (`TagVisitor` through
 //! `dyn Lookup`), the per-table `FastTagVisitor`, the `TokenVisitor` every
-//! table shares when nothing is recorded, and `read_typed_tag` for
-//! `tag_type` tags.
+//! table shares when nothing is recorded, `read_typed_tag` for
+//! `tag_type` tags, and `Picking`, which hands a reader's answer back in
+//! one word.
 
 use core::fmt;
 use core::marker::PhantomData;
+use core::num::NonZeroU32;
 
 use serde::de::{
     self, Deserialize, Deserializer, EnumAccess, MapAccess, SeqAccess, Unexpected, Visitor,
@@ -676,5 +678,91 @@ where
             let value = reader.next_value::<de::value::Error>(sink.buf.human_readable());
             Ok(K::deserialize(value).ok().and_then(|k| lookup(&k)))
         }
+    }
+}
+
+/// The readers' `Option<u32>` (the subtype's index, or none for an unknown
+/// tag recorded for the fallback) as one word: the index plus one. The
+/// format's reader returns its visitor's value from several arms through
+/// one place in memory; an `Option<u32>` is stored there as two halves and
+/// read back as one word, a load the processor cannot forward its data to
+/// (PERFORMANCE.md, "Time and instructions"), where one word comes back in
+/// a register.
+#[derive(Clone, Copy)]
+pub(crate) struct Picked(Option<NonZeroU32>);
+
+impl Picked {
+    #[inline(always)]
+    fn of(index: Option<u32>) -> Self {
+        // `u32::MAX` subtypes are never registered: no index wraps to 0.
+        Picked(index.and_then(|i| NonZeroU32::new(i.wrapping_add(1))))
+    }
+
+    #[inline(always)]
+    pub(crate) fn index(self) -> Option<u32> {
+        self.0.map(|i| i.get() - 1)
+    }
+}
+
+/// Reads with `V`, a tag reader, and hands its answer back as [`Picked`].
+pub(crate) struct Picking<V>(pub(crate) V);
+
+macro_rules! forward {
+    ($($method:ident($($arg:ident: $ty:ty),*))*) => {$(
+        #[inline(always)]
+        fn $method<E: de::Error>(self, $($arg: $ty),*) -> Result<Picked, E> {
+            self.0.$method($($arg),*).map(Picked::of)
+        }
+    )*};
+}
+
+/// `forward` for the visits handed a deserializer or an access.
+macro_rules! forward_access {
+    ($($method:ident($arg:ident: $ty:ident: $bound:path))*) => {$(
+        #[inline(always)]
+        fn $method<$ty: $bound>(self, $arg: $ty) -> Result<Picked, $ty::Error> {
+            self.0.$method($arg).map(Picked::of)
+        }
+    )*};
+}
+
+impl<'de, V: Visitor<'de, Value = Option<u32>>> Visitor<'de> for Picking<V> {
+    type Value = Picked;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.expecting(f)
+    }
+
+    forward! {
+        visit_bool(v: bool)
+        visit_i8(v: i8)
+        visit_i16(v: i16)
+        visit_i32(v: i32)
+        visit_i64(v: i64)
+        visit_i128(v: i128)
+        visit_u8(v: u8)
+        visit_u16(v: u16)
+        visit_u32(v: u32)
+        visit_u64(v: u64)
+        visit_u128(v: u128)
+        visit_f32(v: f32)
+        visit_f64(v: f64)
+        visit_char(v: char)
+        visit_str(v: &str)
+        visit_borrowed_str(v: &'de str)
+        visit_string(v: String)
+        visit_bytes(v: &[u8])
+        visit_borrowed_bytes(v: &'de [u8])
+        visit_byte_buf(v: Vec<u8>)
+        visit_none()
+        visit_unit()
+    }
+
+    forward_access! {
+        visit_some(d: D: Deserializer<'de>)
+        visit_newtype_struct(d: D: Deserializer<'de>)
+        visit_seq(seq: A: SeqAccess<'de>)
+        visit_map(map: A: MapAccess<'de>)
+        visit_enum(data: A: EnumAccess<'de>)
     }
 }

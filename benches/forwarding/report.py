@@ -1,0 +1,33 @@
+# Failures per operation from two forwarding.c outputs of one binary (0 and N
+# operations), by function and by instruction address (as objdump shows it).
+# usage: report.py BIN AT_0 AT_N N [MIN]
+import sys, subprocess, bisect, collections
+binp, a, b, n = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
+mn = float(sys.argv[5]) if len(sys.argv) > 5 else 0.05
+def load(p):
+    d = {}
+    for l in open(p):
+        pc, c = l.split(); d[int(pc, 16)] = int(c)
+    return d
+A, B = load(a), load(b)
+syms = []
+for l in subprocess.run(['nm', '-C', '--defined-only', binp], capture_output=True, text=True).stdout.splitlines():
+    p = l.split(' ', 2)
+    if len(p) == 3 and p[1] in 'tTwW':
+        syms.append((int(p[0], 16), p[2]))
+syms.sort(); addrs = [s[0] for s in syms]
+# valgrind loads a position-independent executable at this address.
+base = 0x108000
+def name(pc):
+    i = bisect.bisect_right(addrs, pc - base) - 1
+    return syms[i][1] if i >= 0 else '?'
+tot = 0; byfn = collections.Counter()
+rows = []
+for pc in B:
+    d = (B[pc] - A.get(pc, 0)) / n
+    if d >= mn:
+        rows.append((d, pc)); tot += d; byfn[name(pc)[:120]] += d
+print('total per read %.2f' % tot)
+for f, d in byfn.most_common(): print('%6.2f %s' % (d, f))
+print()
+for d, pc in sorted(rows, reverse=True)[:40]: print('%6.2f %x %s' % (d, pc - base, name(pc)[:100]))
