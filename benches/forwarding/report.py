@@ -19,8 +19,11 @@ syms.sort(); addrs = [s[0] for s in syms]
 # valgrind loads a position-independent executable at this address.
 base = 0x108000
 def name(pc):
-    i = bisect.bisect_right(addrs, pc - base) - 1
-    return syms[i][1] if i >= 0 else '?'
+    # Past the binary's last symbol (a shared library, such as libc's
+    # memcpy) no symbol of the binary names it.
+    if not addrs or not addrs[0] <= pc - base <= addrs[-1]:
+        return '(outside the binary)'
+    return syms[bisect.bisect_right(addrs, pc - base) - 1][1]
 tot = 0; byfn = collections.Counter()
 rows = []
 for pc in B:
