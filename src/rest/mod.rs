@@ -144,7 +144,7 @@ pub(crate) enum Stretch {
 
 impl<'de> Buffer<'de> {
     /// A reader of `stretch` of this buffer.
-    #[inline(always)]
+    #[inline]
     pub(crate) fn prefix_reader(&self, stretch: Stretch) -> PrefixReader<'_, 'de> {
         match stretch {
             Stretch::All => PrefixReader {
