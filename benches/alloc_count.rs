@@ -11,6 +11,9 @@
 //! nothing else, for instruction counts under valgrind; `--list` names the
 //! paths (name, iterations to use, the path it is compared with, what it
 //! is). `benches/instructions.sh` runs them all. See PERFORMANCE.md.
+//! Every path is first checked to read and write what it should; `--run
+//! <path> <iterations> --no-check` skips that, for a tool whose cost grows
+//! with everything the process does (`benches/forwarding/run.sh`).
 
 mod common;
 mod scale;
@@ -994,15 +997,22 @@ fn ser_io<T: serde::Serialize + ?Sized>(value: &T) {
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args()
+    let mut args: Vec<String> = std::env::args()
         .skip(1)
         .filter(|a| a != "--bench")
         .collect();
+    let unchecked =
+        args.first().is_some_and(|a| a == "--run") && args.len() == 4 && args[3] == "--no-check";
+    if unchecked {
+        args.pop();
+    }
     // Deep tag-last chains recurse through every level's deserializer: run
     // everything (checks included) on one thread with a big stack.
     run_on_big_stack(move || {
         let inputs = Inputs::new();
-        inputs.check();
+        if !unchecked {
+            inputs.check();
+        }
 
         match args.first().map(String::as_str) {
             Some("--list") => {
@@ -1031,7 +1041,7 @@ fn run_one(inputs: &Inputs, args: &[String]) -> u8 {
         args.first(),
         args.get(1).and_then(|n| n.parse::<u64>().ok()),
     ) else {
-        eprintln!("usage: alloc_count --run <path> <iterations>   (--list for paths)");
+        eprintln!("usage: alloc_count --run <path> <iterations> [--no-check]   (--list for paths)");
         return 2;
     };
     let Some(p) = paths().into_iter().find(|p| &p.name == name) else {
