@@ -1,15 +1,20 @@
 # Failures per operation from two forwarding.c outputs of one binary (0 and N
-# operations), by function and by instruction address (as objdump shows it).
+# operations), by function and by instruction address (as objdump shows it),
+# each load followed by the stores it read part of.
 # usage: report.py BIN AT_0 AT_N N [MIN]
 import sys, subprocess, bisect, collections
 binp, a, b, n = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
 mn = float(sys.argv[5]) if len(sys.argv) > 5 else 0.05
 def load(p):
-    d = {}
+    loads, stores = {}, collections.defaultdict(dict)
     for l in open(p):
-        pc, c = l.split(); d[int(pc, 16)] = int(c)
-    return d
-A, B = load(a), load(b)
+        f = l.split()
+        if f[0] == 'L':
+            loads[int(f[1], 16)] = int(f[2])
+        else:
+            stores[int(f[1], 16)][int(f[2], 16)] = int(f[3])
+    return loads, stores
+(A, SA), (B, SB) = load(a), load(b)
 syms = []
 for l in subprocess.run(['nm', '-C', '--defined-only', binp], capture_output=True, text=True).stdout.splitlines():
     p = l.split(' ', 2)
@@ -33,4 +38,9 @@ for pc in B:
 print('total per read %.2f' % tot)
 for f, d in byfn.most_common(): print('%6.2f %s' % (d, f))
 print()
-for d, pc in sorted(rows, reverse=True)[:40]: print('%6.2f %x %s' % (d, pc - base, name(pc)[:100]))
+for d, pc in sorted(rows, reverse=True)[:40]:
+    print('%6.2f %x %s' % (d, pc - base, name(pc)[:100]))
+    for st, c in sorted(SB[pc].items(), key=lambda x: -x[1]):
+        e = (c - SA.get(pc, {}).get(st, 0)) / n
+        if e >= mn:
+            print('       stored by %x %s' % (st - base, name(st)[:90]))

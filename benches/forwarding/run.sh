@@ -11,7 +11,8 @@
 #
 # Usage: CARGO_PROFILE_BENCH_CODEGEN_UNITS=1 benches/forwarding/run.sh PATH [N]
 #        (N operations, 3000 by default)
-# Output: failures per operation, by function and by instruction.
+# Output: failures per operation, by function and by instruction, each load
+# followed by the stores it read part of (where the value was written).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
