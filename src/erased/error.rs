@@ -225,8 +225,8 @@ pub(super) use take;
 /// The error a probe returns at the end of a map or sequence; the caller
 /// sees `Probed::ended` and answers `None`. An empty message allocates
 /// nothing. Inline, so that it is made in registers: returned from a call
-/// of its own, it was written to memory a word at a time and read back 16
-/// bytes at a time, a load the processor cannot forward from the stores
+/// of its own it would be written to memory a word at a time and read back
+/// 16 bytes at a time, a load the processor cannot forward from the stores
 /// just before it, at the end of every map a registered type reads
 /// (PERFORMANCE.md, "Time and instructions").
 #[inline]

@@ -160,9 +160,9 @@ impl<'de, V: Visitor<'de>> ErasedVisitor<'de> for VisitorCell<V, V::Value> {
             Visit::NewtypeStruct(d) => visitor.visit_newtype_struct(whole(d, hr)),
             Visit::Seq(seq) => visitor.visit_seq(ErasedSeq::new(seq, hr)),
             // A struct's map, the usual payload, keeps its value out of
-            // the arms' shared result: the arms' result was written in
-            // pieces of other widths than `put` read it with, a load the
-            // processor cannot forward from the stores just before it.
+            // the arms' shared result, which is written in pieces of other
+            // widths than `put` reads it with: a load the processor cannot
+            // forward from the stores just before it.
             Visit::Map(map) => return self.put(visitor.visit_map(ErasedMap::new(map, hr))),
             Visit::Enum(data) => visitor.visit_enum(ErasedEnum::new(data, hr)),
         })

@@ -56,9 +56,9 @@ pub(crate) fn duplicate_field<E: de::Error>(key: &str) -> E {
 /// then the live map streamed. A pointer to its state (`RestState`), which
 /// stays in the engine's frame: the payload's reader is a call of its own
 /// (a derived `Deserialize` the optimizer does not inline), and a state
-/// handed over by value was written field by field by the engine and read
-/// back at once in 16-byte pieces by the payload, loads that the processor
-/// cannot forward from those narrower stores.
+/// handed over by value would be written field by field by the engine and
+/// read back at once in 16-byte pieces by the payload, loads that the
+/// processor cannot forward from those narrower stores.
 pub struct Rest<'de, 's, A: MapAccess<'de>> {
     state: &'s mut RestState<'de, 's, A>,
 }
@@ -122,10 +122,10 @@ pub(crate) struct PrefixReader<'b, 'de> {
 
 /// Which stretch of the buffer a [`PrefixReader`] replays. The engine hands
 /// this, not the reader, to the function that builds the payload, which
-/// makes the reader where it is kept: a reader made by the caller reached
-/// that function through memory, written a word at a time and read back 16
-/// bytes at a time, two loads per read the processor cannot forward their
-/// data to (PERFORMANCE.md, "Time and instructions").
+/// makes the reader where it is kept: a reader made by the caller would
+/// reach that function through memory, written a word at a time and read
+/// back 16 bytes at a time, two loads per read the processor cannot forward
+/// their data to (PERFORMANCE.md, "Time and instructions").
 #[derive(Clone, Copy)]
 pub(crate) enum Stretch {
     /// The whole prefix, then the live map.
