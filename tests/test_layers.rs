@@ -176,6 +176,9 @@ fn the_life_of_one_read_names_what_exists() {
         known.insert(module.clone());
         words(&code(text), &mut known);
     }
+    // The paths of `benches/files/run.sh` a read names.
+    let paths = fs::read_to_string(root.join("benches/alloc_count.rs")).unwrap();
+    words(&paths, &mut known);
     let exists = |path: &str| {
         [
             "",
@@ -356,4 +359,82 @@ fn the_unsafe_code_is_where_the_architecture_says() {
 #[case("let x = 1; // see crate::profile", &[])]
 fn modules_are_read_from_code(#[case] text: &str, #[case] expected: &[&str]) {
     assert_eq!(named_modules(&code(text)), expected);
+}
+
+/// The numbered steps of `text` (each with its continuation lines), up to
+/// the first line that is neither.
+fn numbered_steps(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        let numbered = line
+            .split_once(". ")
+            .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+        let continued = line.starts_with("   ") && !out.is_empty();
+        if !numbered && !continued {
+            break;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// A read of ARCHITECTURE.md's "life of one read" that sums up its files
+/// (`Nine files in five modules: ...`, from `benches/files/run.sh`) lists
+/// exactly the runtime's files its steps name: a step that names a folder
+/// (`erased/`) covers the files listed under it.
+#[test]
+fn each_read_sums_up_the_files_its_steps_name() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let architecture = fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
+    let section = architecture
+        .split("## The life of one read")
+        .nth(1)
+        .unwrap()
+        .split("\n## ")
+        .next()
+        .unwrap();
+    let runtime = |text: &str| -> BTreeSet<String> {
+        cited(text)
+            .into_iter()
+            .filter(|p| p.ends_with(".rs") || p.ends_with('/'))
+            .filter(|p| root.join("src").join(p).exists())
+            .collect()
+    };
+    let mut checked = 0;
+    let mut problems = Vec::new();
+    for read in section.split("\n**").skip(1) {
+        let title = read.split("**").next().unwrap_or_default();
+        let Some((summary, rest)) = read.split_once("\n1. ") else {
+            continue;
+        };
+        if !summary.contains(" files in ") {
+            continue;
+        }
+        let summed = runtime(summary);
+        let named = runtime(&numbered_steps(&format!("1. {rest}")));
+        for file in &summed {
+            if !named
+                .iter()
+                .any(|n| n == file || (n.ends_with('/') && file.starts_with(n.as_str())))
+            {
+                problems.push(format!("{title}: `{file}` is listed but no step runs it"));
+            }
+        }
+        for name in &named {
+            let listed = if name.ends_with('/') {
+                summed.iter().any(|f| f.starts_with(name.as_str()))
+            } else {
+                summed.contains(name)
+            };
+            if !listed {
+                problems.push(format!(
+                    "{title}: a step runs `{name}`, which is not listed"
+                ));
+            }
+        }
+        checked += 1;
+    }
+    assert_eq!(checked, 3, "the three reads that sum up their files");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
