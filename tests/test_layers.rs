@@ -155,19 +155,32 @@ fn cited(section: &str) -> Vec<String> {
         .collect()
 }
 
-/// ARCHITECTURE.md's "life of one read" stays true: every file it names
-/// exists and every name it cites is a name in the code.
-#[test]
-fn the_life_of_one_read_names_what_exists() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+/// ARCHITECTURE.md's "life of one read" section.
+fn life_of_one_read(root: &Path) -> String {
     let architecture = fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
-    let section = architecture
+    architecture
         .split("## The life of one read")
         .nth(1)
         .expect("ARCHITECTURE.md has a \"## The life of one read\" section")
         .split("\n## ")
         .next()
-        .unwrap();
+        .unwrap()
+        .to_owned()
+}
+
+/// The first line of a numbered step (`1. `, `10. `).
+fn is_numbered(line: &str) -> bool {
+    line.split_once(". ")
+        .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()))
+}
+
+/// ARCHITECTURE.md's "life of one read" stays true: every file it names
+/// exists and every name it cites is a name in the code.
+#[test]
+fn the_life_of_one_read_names_what_exists() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let section = life_of_one_read(root);
+    let section = section.as_str();
     let mut sources = Vec::new();
     files(&root.join("src"), None, &mut sources);
     files(&root.join("macros/src"), None, &mut sources);
@@ -240,20 +253,12 @@ fn named_files(root: &Path, path: &str) -> Vec<String> {
 #[test]
 fn each_step_of_a_read_is_in_the_files_it_names() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let architecture = fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
-    let section = architecture
-        .split("## The life of one read")
-        .nth(1)
-        .unwrap()
-        .split("\n## ")
-        .next()
-        .unwrap();
+    let section = life_of_one_read(root);
+    let section = section.as_str();
     // A numbered step, with its continuation lines.
     let mut steps: Vec<String> = Vec::new();
     for line in section.lines() {
-        let numbered = line
-            .split_once(". ")
-            .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+        let numbered = is_numbered(line);
         if numbered {
             steps.push(line.to_owned());
         } else if line.starts_with("   ") && !steps.is_empty() {
@@ -366,9 +371,7 @@ fn modules_are_read_from_code(#[case] text: &str, #[case] expected: &[&str]) {
 fn numbered_steps(text: &str) -> String {
     let mut out = String::new();
     for line in text.lines() {
-        let numbered = line
-            .split_once(". ")
-            .is_some_and(|(n, _)| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+        let numbered = is_numbered(line);
         let continued = line.starts_with("   ") && !out.is_empty();
         if !numbered && !continued {
             break;
@@ -386,14 +389,8 @@ fn numbered_steps(text: &str) -> String {
 #[test]
 fn each_read_sums_up_the_files_its_steps_name() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let architecture = fs::read_to_string(root.join("ARCHITECTURE.md")).unwrap();
-    let section = architecture
-        .split("## The life of one read")
-        .nth(1)
-        .unwrap()
-        .split("\n## ")
-        .next()
-        .unwrap();
+    let section = life_of_one_read(root);
+    let section = section.as_str();
     let runtime = |text: &str| -> BTreeSet<String> {
         cited(text)
             .into_iter()
