@@ -179,8 +179,7 @@ fn is_numbered(line: &str) -> bool {
 #[test]
 fn the_life_of_one_read_names_what_exists() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let section = life_of_one_read(root);
-    let section = section.as_str();
+    let section = &life_of_one_read(root);
     let mut sources = Vec::new();
     files(&root.join("src"), None, &mut sources);
     files(&root.join("macros/src"), None, &mut sources);
@@ -253,8 +252,7 @@ fn named_files(root: &Path, path: &str) -> Vec<String> {
 #[test]
 fn each_step_of_a_read_is_in_the_files_it_names() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let section = life_of_one_read(root);
-    let section = section.as_str();
+    let section = &life_of_one_read(root);
     // A numbered step, with its continuation lines.
     let mut steps: Vec<String> = Vec::new();
     for line in section.lines() {
@@ -389,8 +387,7 @@ fn numbered_steps(text: &str) -> String {
 #[test]
 fn each_read_sums_up_the_files_its_steps_name() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let section = life_of_one_read(root);
-    let section = section.as_str();
+    let section = &life_of_one_read(root);
     let runtime = |text: &str| -> BTreeSet<String> {
         cited(text)
             .into_iter()

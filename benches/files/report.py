@@ -57,7 +57,7 @@ for per, f in rows:
     if f.startswith(src):
         print('%8.1f  %s' % (per, f[len(src):]))
         for fper, fn in sorted(((p, x) for x, p in by_fn[f].items() if p >= mn), reverse=True):
-            # The function without its crate path and generic arguments.
+            # The function's name, without callgrind's note of its binary.
             name = re.sub(r'\[.*$', '', fn or '?').strip()
             print('%14.1f  %s' % (fper, name[:110]))
 print('everything else (serde_json, serde, the allocator, the bench and its generated code):')
